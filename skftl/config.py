@@ -1,0 +1,43 @@
+"""Configuration loading. The defaults live in ``config/config.yaml``; nothing here
+invents parameter values."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from skftl.errors import ConfigError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
+
+
+def load_config(path: str | Path | None = None) -> dict[str, Any]:
+    """Read a YAML config file (the repository default when ``path`` is None)."""
+    path = Path(path) if path is not None else DEFAULT_CONFIG
+    if not path.is_file():
+        raise ConfigError(f"config file not found: {path}")
+    with open(path) as fh:
+        try:
+            cfg = yaml.safe_load(fh) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+    if not isinstance(cfg, dict):
+        raise ConfigError(f"{path}: top level must be a mapping, got {type(cfg).__name__}")
+    return cfg
+
+
+def trace_dirs(cfg: dict[str, Any] | None = None) -> list[Path]:
+    """Folders searched for user-placed traces: ``SKFTL_TRACE_DIRS`` (os.pathsep separated)
+    first, then the config's ``traces.trace_dirs`` (relative paths are taken from the
+    repository root)."""
+    dirs: list[Path] = []
+    env = os.environ.get("SKFTL_TRACE_DIRS", "")
+    dirs += [Path(p) for p in env.split(os.pathsep) if p]
+    for p in ((cfg or {}).get("traces", {}) or {}).get("trace_dirs", []) or []:
+        p = Path(p)
+        dirs.append(p if p.is_absolute() else REPO_ROOT / p)
+    return dirs
