@@ -1,0 +1,44 @@
+"""Shared figure style and saving (PNG for viewing, PDF for papers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg") if matplotlib.get_backend().lower() == "agg" else None
+import matplotlib.pyplot as plt  # noqa: E402
+
+from skftl.io import atomic_path  # noqa: E402
+
+STYLE = {
+    "figure.figsize": (6.4, 3.6),
+    "figure.dpi": 110,
+    "savefig.dpi": 150,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "font.size": 9,
+    "legend.fontsize": 8,
+    "legend.frameon": False,
+}
+
+
+def use_style() -> None:
+    """Apply the project's figure style to matplotlib's global state."""
+    plt.rcParams.update(STYLE)
+
+
+def save_figure(fig: plt.Figure, path: str | Path, formats: tuple[str, ...] = ("png", "pdf")) -> list[Path]:
+    """Save ``fig`` as ``path.<fmt>`` for each format, atomically; returns the paths written."""
+    base = Path(path)
+    if base.suffix in {".png", ".pdf", ".svg"}:
+        base = base.with_suffix("")
+    out = []
+    for fmt in formats:
+        target = base.with_name(f"{base.name}.{fmt}")
+        with atomic_path(target) as tmp:
+            fig.savefig(tmp, format=fmt, bbox_inches="tight")
+        out.append(target)
+    return out

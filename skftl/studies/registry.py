@@ -1,0 +1,32 @@
+"""The studies skftl knows: id -> module and notebook. One place, used by the CLI and the
+workflow."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from skftl.errors import ConfigError
+
+# study id -> notebook file name (in notebooks/)
+STUDIES: dict[str, str] = {
+    "traces": "00_traces.ipynb",
+    "skrm": "01_skrm.ipynb",
+    "lpmt": "02_lpmt.ipynb",
+    "mtpm": "03_mtpm.ipynb",
+    "ppb": "04_ppb.ipynb",
+    "bnvm": "05_bnvm.ipynb",
+    "ftl": "10_ftl_validation.ipynb",
+}
+
+
+def study_module(study: str) -> ModuleType:
+    """Import ``skftl.studies.<study>``; a clear error for unknown or not-yet-built studies."""
+    if study not in STUDIES:
+        raise ConfigError(f"unknown study {study!r}; known: {', '.join(STUDIES)}")
+    try:
+        return importlib.import_module(f"skftl.studies.{study}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"skftl.studies.{study}":
+            raise ConfigError(f"study {study!r} is not implemented in this version") from exc
+        raise
