@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
 
-matplotlib.use("Agg") if matplotlib.get_backend().lower() == "agg" else None
-import matplotlib.pyplot as plt  # noqa: E402
-
-from skftl.io import atomic_path  # noqa: E402
+from skftl.io import atomic_path
 
 STYLE = {
     "figure.figsize": (6.4, 3.6),
