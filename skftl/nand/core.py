@@ -1,0 +1,352 @@
+"""FTL state layout (structure of arrays) and the primitive operations every allocation
+policy and the replay kernel share: free-block FIFOs, greedy buckets, page program and
+invalidation, and the chip/channel timelines.
+
+All state lives in one ``FtlArrays`` namedtuple of numpy arrays so that ``@njit``
+functions take a single argument; scalars live in ``prm`` (int64) at the ``P_*`` indices,
+counters in ``ctr`` (int64) at the ``C_*`` indices. Block lists are intrusive linked lists
+over ``lnext``/``lprev`` (a block is in at most one list at a time: a free FIFO or a
+greedy bucket).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba
+import numpy as np
+
+# --- scalar parameters: prm[P_*] -------------------------------------------------------
+P_NP = 0  # pages per block
+P_NCHIPS = 1
+P_NCHAN = 2
+P_BPC = 3  # blocks per chip
+P_NSTREAMS = 4
+P_NLISTS = 5  # free lists per chip (policy-defined classes of free blocks)
+P_GC_LOW = 6  # GC starts on a chip when its free blocks drop below this
+P_GC_HIGH = 7  # ... and runs until the chip has this many free blocks
+P_GC_POLICY = 8  # GC_GREEDY or GC_COST_BENEFIT
+P_CHIP_ALLOC = 9  # CHIP_STATIC or CHIP_DYNAMIC
+P_POLICY = 10  # allocation policy id (skftl.nand.policy)
+P_COPYBACK = 11  # 1: GC copies stay in the chip; 0: read out and write back over the channel
+P_XFER = 12  # channel transfer time of one page, ns
+P_ERASE = 13  # block erase time, ns
+P_LOG_CAP = 14  # capacity of the mapping-update log (0 = disabled)
+P_NLPN = 15  # logical pages
+N_PRM = 16
+
+# --- counters: ctr[C_*] -----------------------------------------------------------------
+C_HOST_READS = 0  # host page reads (incl. unmapped)
+C_HOST_WRITES = 1  # host page writes
+C_TRIMS = 2  # trimmed pages (whether mapped or not)
+C_UNMAPPED_READS = 3  # host reads of never-written/trimmed LPNs (no flash access)
+C_GC_COPIES = 4  # valid pages copied by GC (one flash read + one program each)
+C_ERASES = 5
+C_GC_VICTIMS = 6  # blocks reclaimed by GC
+C_CLOCK = 7  # flash programs so far: the logical clock of block ages (cost-benefit)
+C_LOG_N = 8  # entries in the mapping-update log
+C_ERROR = 9  # 0 ok; ERR_* otherwise (the kernel stops)
+C_FLASH_READS = 10  # flash page reads (host + GC)
+C_FLASH_PROGS = 11  # flash page programs (host + GC)
+N_CTR = 12
+COUNTER_NAMES = (
+    "host_reads",
+    "host_writes",
+    "trims",
+    "unmapped_reads",
+    "gc_copies",
+    "erases",
+    "gc_victims",
+    "clock",
+    "log_entries",
+    "error",
+    "flash_reads",
+    "flash_programs",
+)
+
+ERR_DEVICE_FULL = 1  # GC found nothing to reclaim on a chip with no free block
+ERR_NO_FREE_BLOCK = 2  # an allocation found no free block
+
+GC_GREEDY = 0
+GC_COST_BENEFIT = 1
+CHIP_STATIC = 0
+CHIP_DYNAMIC = 1
+
+FREE = 0
+OPEN = 1
+SEALED = 2
+VICTIM = 3
+
+OP_READ = 0
+OP_WRITE = 1
+OP_TRIM = 2
+
+LOG_HOST = 0
+LOG_GC = 1
+LOG_TRIM = 2
+
+FtlArrays = namedtuple(
+    "FtlArrays",
+    [
+        "prm",
+        "ctr",
+        "l2p",
+        "p2l",
+        "valid",
+        "vcount",
+        "next_page",
+        "erase_count",
+        "blk_state",
+        "blk_stream",
+        "blk_time",
+        "lnext",
+        "lprev",
+        "free_head",
+        "free_tail",
+        "free_len",
+        "free_count",
+        "bkt_head",
+        "bkt_tail",
+        "wp",
+        "chip_free",
+        "chan_free",
+        "read_ns",
+        "prog_ns",
+        "pstate",
+        "log_lpn",
+        "log_old",
+        "log_new",
+        "log_kind",
+    ],
+)
+
+
+def allocate(
+    n_lpn: int,
+    n_chips: int,
+    n_channels: int,
+    blocks_per_chip: int,
+    pages_per_block: int,
+    n_streams: int = 1,
+    n_lists: int = 1,
+    log_capacity: int = 0,
+    pstate_size: int = 1,
+) -> FtlArrays:
+    """Empty (all blocks free, nothing mapped) state; compact dtypes so that a 1 TB device
+    of 4 KB pages needs about 9 bytes per physical page."""
+    n_blocks = n_chips * blocks_per_chip
+    n_pages = n_blocks * pages_per_block
+    i32 = np.int32
+    return FtlArrays(
+        prm=np.zeros(N_PRM, np.int64),
+        ctr=np.zeros(N_CTR, np.int64),
+        l2p=np.full(n_lpn, -1, i32),
+        p2l=np.full(n_pages, -1, i32),
+        valid=np.zeros(n_pages // 8, np.uint8),
+        vcount=np.zeros(n_blocks, i32),
+        next_page=np.zeros(n_blocks, i32),
+        erase_count=np.zeros(n_blocks, i32),
+        blk_state=np.zeros(n_blocks, np.int8),
+        blk_stream=np.zeros(n_blocks, np.int8),
+        blk_time=np.zeros(n_blocks, np.int64),
+        lnext=np.full(n_blocks, -1, i32),
+        lprev=np.full(n_blocks, -1, i32),
+        free_head=np.full(n_chips * n_lists, -1, i32),
+        free_tail=np.full(n_chips * n_lists, -1, i32),
+        free_len=np.zeros(n_chips * n_lists, i32),
+        free_count=np.zeros(n_chips, i32),
+        bkt_head=np.full(n_chips * (pages_per_block + 1), -1, i32),
+        bkt_tail=np.full(n_chips * (pages_per_block + 1), -1, i32),
+        wp=np.full(n_chips * n_streams, -1, i32),
+        chip_free=np.zeros(n_chips, np.int64),
+        chan_free=np.zeros(n_channels, np.int64),
+        read_ns=np.zeros(pages_per_block, np.int64),
+        prog_ns=np.zeros(pages_per_block, np.int64),
+        pstate=np.zeros(pstate_size, np.int64),
+        log_lpn=np.zeros(log_capacity, i32),
+        log_old=np.zeros(log_capacity, i32),
+        log_new=np.zeros(log_capacity, i32),
+        log_kind=np.zeros(log_capacity, np.int8),
+    )
+
+
+# The kernel allocates nothing, so it runs without Numba's reference counting: otherwise
+# every call that passes the state tuple (and is not inlined by LLVM) increfs and decrefs
+# each of its arrays, which costs more than the FTL work itself.
+njit = numba.njit(cache=True, _nrt=False)
+inline = njit
+
+
+# --- free-block FIFOs, one per (chip, list) ------------------------------------------
+@inline
+def push_free(S, blk, lst):
+    """Append an erased block to free list ``lst`` of its chip."""
+    chip = blk // S.prm[P_BPC]
+    k = chip * S.prm[P_NLISTS] + lst
+    S.lnext[blk] = -1
+    if S.free_tail[k] < 0:
+        S.free_head[k] = blk
+    else:
+        S.lnext[S.free_tail[k]] = blk
+    S.free_tail[k] = blk
+    S.free_len[k] += 1
+    S.free_count[chip] += 1
+    S.blk_state[blk] = FREE
+
+
+@inline
+def pop_free(S, chip, lst, stream):
+    """Open the oldest block of free list ``lst`` of ``chip`` for ``stream``; -1 if empty."""
+    k = chip * S.prm[P_NLISTS] + lst
+    blk = S.free_head[k]
+    if blk < 0:
+        return -1
+    nxt = S.lnext[blk]
+    S.free_head[k] = nxt
+    if nxt < 0:
+        S.free_tail[k] = -1
+    S.lnext[blk] = -1
+    S.free_len[k] -= 1
+    S.free_count[chip] -= 1
+    S.blk_state[blk] = OPEN
+    S.blk_stream[blk] = stream
+    return blk
+
+
+# --- greedy buckets: sealed blocks of a chip by valid count, FIFO within a count ---------
+@inline
+def bkt_insert(S, blk, v):
+    k = (blk // S.prm[P_BPC]) * (S.prm[P_NP] + 1) + v
+    tail = S.bkt_tail[k]
+    S.lprev[blk] = tail
+    S.lnext[blk] = -1
+    if tail < 0:
+        S.bkt_head[k] = blk
+    else:
+        S.lnext[tail] = blk
+    S.bkt_tail[k] = blk
+
+
+@inline
+def bkt_remove(S, blk, v):
+    k = (blk // S.prm[P_BPC]) * (S.prm[P_NP] + 1) + v
+    p = S.lprev[blk]
+    n = S.lnext[blk]
+    if p < 0:
+        S.bkt_head[k] = n
+    else:
+        S.lnext[p] = n
+    if n < 0:
+        S.bkt_tail[k] = p
+    else:
+        S.lprev[n] = p
+    S.lnext[blk] = -1
+    S.lprev[blk] = -1
+
+
+# --- page state ----------------------------------------------------------------------
+@inline
+def is_valid(S, ppn):
+    return (S.valid[ppn >> 3] >> (ppn & 7)) & 1
+
+
+@inline
+def program(S, blk, lpn):
+    """Program the next free page of ``blk`` (in-order by construction) with ``lpn`` and map
+    it; seal the block when it is full. Returns the new PPN."""
+    np_ = S.prm[P_NP]
+    page = S.next_page[blk]
+    ppn = blk * np_ + page
+    S.next_page[blk] = page + 1
+    S.valid[ppn >> 3] |= np.uint8(1 << (ppn & 7))
+    S.vcount[blk] += 1
+    S.p2l[ppn] = lpn
+    S.l2p[lpn] = ppn
+    S.blk_time[blk] = S.ctr[C_CLOCK]
+    S.ctr[C_CLOCK] += 1
+    S.ctr[C_FLASH_PROGS] += 1
+    if page + 1 == np_:
+        S.blk_state[blk] = SEALED
+        bkt_insert(S, blk, S.vcount[blk])
+    return ppn
+
+
+@inline
+def invalidate(S, ppn):
+    """Mark a physical page invalid (its P2L entry is left as a stale record)."""
+    blk = ppn // S.prm[P_NP]
+    S.valid[ppn >> 3] &= np.uint8(~(1 << (ppn & 7)) & 0xFF)
+    v = S.vcount[blk]
+    S.vcount[blk] = v - 1
+    if S.blk_state[blk] == SEALED:
+        bkt_remove(S, blk, v)
+        bkt_insert(S, blk, v - 1)
+
+
+@inline
+def log_update(S, lpn, old, new, kind):
+    """Record one mapping update when the log is enabled (capacity > 0)."""
+    if S.prm[P_LOG_CAP] > 0:
+        n = S.ctr[C_LOG_N]
+        S.log_lpn[n] = lpn
+        S.log_old[n] = old
+        S.log_new[n] = new
+        S.log_kind[n] = kind
+        S.ctr[C_LOG_N] = n + 1
+
+
+# --- timelines: each chip and channel is busy until a time (ns) ---------------------------
+@inline
+def flash_read(S, chip, page, t):
+    """Array read then transfer out; the chip holds the data until the channel takes it."""
+    start = max(t, S.chip_free[chip])
+    ch = chip % S.prm[P_NCHAN]
+    xs = max(start + S.read_ns[page], S.chan_free[ch])
+    xe = xs + S.prm[P_XFER]
+    S.chan_free[ch] = xe
+    S.chip_free[chip] = xe
+    S.ctr[C_FLASH_READS] += 1
+    return xe
+
+
+@inline
+def flash_prog(S, chip, page, t):
+    """Transfer in (needs the chip and the channel) then array program."""
+    ch = chip % S.prm[P_NCHAN]
+    start = max(t, S.chip_free[chip], S.chan_free[ch])
+    xe = start + S.prm[P_XFER]
+    S.chan_free[ch] = xe
+    done = xe + S.prog_ns[page]
+    S.chip_free[chip] = done
+    return done
+
+
+@inline
+def flash_copy(S, chip, src_page, dst_page, t):
+    """GC copy of one page within a chip: copyback, or read out + write back."""
+    if S.prm[P_COPYBACK]:
+        done = max(t, S.chip_free[chip]) + S.read_ns[src_page] + S.prog_ns[dst_page]
+        S.chip_free[chip] = done
+        S.ctr[C_FLASH_READS] += 1
+        return done
+    return flash_prog(S, chip, dst_page, flash_read(S, chip, src_page, t))
+
+
+@inline
+def flash_erase(S, chip, t):
+    done = max(t, S.chip_free[chip]) + S.prm[P_ERASE]
+    S.chip_free[chip] = done
+    return done
+
+
+@inline
+def write_point_block(S, chip, stream, lst):
+    """The open block of (chip, stream), opening one from free list ``lst`` when it is full
+    or absent; -1 when no free block is left. The conventional write point."""
+    k = chip * S.prm[P_NSTREAMS] + stream
+    blk = S.wp[k]
+    if blk >= 0 and S.next_page[blk] < S.prm[P_NP]:
+        return blk
+    blk = pop_free(S, chip, lst, stream)
+    S.wp[k] = blk
+    return blk

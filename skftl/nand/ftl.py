@@ -1,0 +1,355 @@
+"""Python side of the page-mapped FTL: configuration, state set-up, chunked replay of a
+trace through the Numba kernel, and results as an ``xarray.Dataset``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import xarray as xr
+
+from skftl.errors import ConfigError
+from skftl.nand import core, kernel
+from skftl.nand.geometry import Geometry
+from skftl.nand.policy import POLICIES
+from skftl.nand.presets import resolve_nand
+from skftl.nand.timing import Timing
+from skftl.traces.pages import expand_to_pages
+from skftl.traces.requests import Requests
+
+GC_POLICIES = {"greedy": core.GC_GREEDY, "cost_benefit": core.GC_COST_BENEFIT}
+CHIP_ALLOCS = {"static": core.CHIP_STATIC, "dynamic": core.CHIP_DYNAMIC}
+LATENCY_QUANTILES = (0.5, 0.9, 0.99, 0.999)
+
+# on_log(lpn, old_ppn, new_ppn, kind): views of the drained mapping-update log
+LogSink = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], None]
+
+
+@dataclass(frozen=True)
+class FtlConfig:
+    spare_factor: float = 0.07  # (physical - logical) / physical pages
+    gc_policy: str = "greedy"  # greedy | cost_benefit
+    gc_low_blocks: int = 2  # per chip: GC starts below this many free blocks
+    gc_high_blocks: int = 3  # per chip: ... and stops at this many
+    chip_alloc: str = "static"  # static (LPN striping) | dynamic (least-busy chip)
+    n_streams: int = 1  # write points per chip
+    policy: str = "page"  # allocation policy (skftl.nand.policy.POLICIES)
+    n_free_lists: int = 1  # free-block classes per chip (policy-defined)
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.spare_factor < 1.0:
+            raise ConfigError(f"ftl: spare_factor must be in (0, 1), got {self.spare_factor}")
+        for name, table in (
+            ("gc_policy", GC_POLICIES),
+            ("chip_alloc", CHIP_ALLOCS),
+            ("policy", POLICIES),
+        ):
+            if getattr(self, name) not in table:
+                raise ConfigError(
+                    f"ftl: {name} must be one of {sorted(table)}, got {getattr(self, name)!r}"
+                )
+        if not 1 <= self.n_streams <= 127:
+            raise ConfigError(f"ftl: n_streams must be in 1..127, got {self.n_streams}")
+        # a GC pass may open one block per stream before it erases its victim
+        if self.gc_low_blocks < self.n_streams + 1:
+            raise ConfigError(
+                f"ftl: gc_low_blocks ({self.gc_low_blocks}) must be at least n_streams + 1 "
+                f"({self.n_streams + 1}) so that GC always has a free block to copy into"
+            )
+        if self.gc_high_blocks < self.gc_low_blocks:
+            raise ConfigError("ftl: gc_high_blocks must be >= gc_low_blocks")
+
+    @classmethod
+    def from_config(cls, section: dict) -> FtlConfig:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in (section or {}).items() if k in known})
+
+
+@dataclass
+class RunResult:
+    """One replay: per-request latency and the counters it added."""
+
+    latency_ns: np.ndarray  # int64 per request: last page's completion - arrival
+    is_write: np.ndarray  # bool per request
+    counters: dict[str, int]
+    span_ns: int  # first arrival to last completion
+    label: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def waf(self) -> float:
+        w = self.counters["host_writes"]
+        return (w + self.counters["gc_copies"]) / w if w else float("nan")
+
+
+class Ftl:
+    """A page-mapped SSD: ``Ftl(geometry, timing, config)``; ``replay(requests)``."""
+
+    def __init__(
+        self,
+        geometry: Geometry,
+        timing: Timing,
+        config: FtlConfig | None = None,
+        *,
+        log_capacity: int = 0,
+        pstate: np.ndarray | None = None,
+    ) -> None:
+        self.geometry = g = geometry
+        self.timing = timing
+        self.config = c = config or FtlConfig()
+        self.n_lpn = int(g.n_pages * (1.0 - c.spare_factor))
+        # blocks a chip can never fill with user data: the free reserve and the open blocks
+        reserve = g.n_chips * (c.gc_high_blocks + c.n_streams) * g.pages_per_block
+        if self.n_lpn > g.n_pages - reserve or self.n_lpn <= 0:
+            raise ConfigError(
+                f"ftl: spare_factor {c.spare_factor} leaves {g.n_pages - self.n_lpn} spare pages, "
+                f"fewer than the GC reserve of {reserve} "
+                "(gc_high_blocks + n_streams blocks per chip)"
+            )
+        S = core.allocate(
+            self.n_lpn,
+            g.n_chips,
+            g.channels,
+            g.blocks_per_chip,
+            g.pages_per_block,
+            c.n_streams,
+            c.n_free_lists,
+            log_capacity,
+            1 if pstate is None else len(pstate),
+        )
+        if pstate is not None:
+            S.pstate[:] = pstate
+        p = S.prm
+        p[core.P_NP] = g.pages_per_block
+        p[core.P_NCHIPS] = g.n_chips
+        p[core.P_NCHAN] = g.channels
+        p[core.P_BPC] = g.blocks_per_chip
+        p[core.P_NSTREAMS] = c.n_streams
+        p[core.P_NLISTS] = c.n_free_lists
+        p[core.P_GC_LOW] = c.gc_low_blocks
+        p[core.P_GC_HIGH] = c.gc_high_blocks
+        p[core.P_GC_POLICY] = GC_POLICIES[c.gc_policy]
+        p[core.P_CHIP_ALLOC] = CHIP_ALLOCS[c.chip_alloc]
+        p[core.P_POLICY] = POLICIES[c.policy]
+        p[core.P_COPYBACK] = int(timing.copyback)
+        p[core.P_XFER] = timing.transfer_ns(g.page_size)
+        p[core.P_ERASE] = timing.t_erase_ns
+        p[core.P_LOG_CAP] = log_capacity
+        p[core.P_NLPN] = self.n_lpn
+        S.read_ns[:], S.prog_ns[:] = timing.page_tables(g.pages_per_block)
+        kernel.init_free_lists(S)
+        self.state = S
+
+    @classmethod
+    def from_config(cls, nand: dict, ftl: dict, **kwargs) -> Ftl:
+        """From a ``nand`` section (presets allowed) and an ``ftl`` section."""
+        nand = resolve_nand(nand)
+        return cls(
+            Geometry.from_config(nand),
+            Timing.from_config(nand),
+            FtlConfig.from_config(ftl),
+            **kwargs,
+        )
+
+    # --- state helpers ------------------------------------------------------------------
+    def counters(self) -> dict[str, int]:
+        return {n: int(v) for n, v in zip(core.COUNTER_NAMES, self.state.ctr, strict=True)}
+
+    def reset_timelines(self) -> None:
+        """Make every chip and channel idle at t = 0 (e.g. after preconditioning)."""
+        self.state.chip_free[:] = 0
+        self.state.chan_free[:] = 0
+
+    def fill(self, seed: int | None = None) -> None:
+        """Precondition: write every logical page once (in order, or in a seeded random
+        order), then reset the timelines. Counters keep counting."""
+        lpn = np.arange(self.n_lpn, dtype=np.int32)
+        if seed is not None:
+            np.random.default_rng(seed).shuffle(lpn)
+        self.run_pages(lpn, np.full(len(lpn), core.OP_WRITE, np.int8))
+        self.reset_timelines()
+
+    # --- replay ---------------------------------------------------------------------------
+    def run_pages(
+        self,
+        lpn: np.ndarray,
+        op: np.ndarray,
+        *,
+        stream: np.ndarray | None = None,
+        request: np.ndarray | None = None,
+        time_ns: np.ndarray | None = None,
+        n_requests: int | None = None,
+        on_log: LogSink | None = None,
+        chunk: int = 1 << 22,
+        progress: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        """Replay page operations (``op``: 0 read, 1 write, 2 trim); returns each request's
+        completion time (ns). Without ``request``, every page op is its own request; without
+        ``time_ns`` all arrive at t = 0."""
+        n = len(lpn)
+        lpn = np.ascontiguousarray(lpn, dtype=np.int32)
+        op = np.ascontiguousarray(op, dtype=np.int8)
+        if n and (lpn.min() < 0 or lpn.max() >= self.n_lpn):
+            bad = int(lpn.max()) if lpn.max() >= self.n_lpn else int(lpn.min())
+            raise ConfigError(f"ftl: logical page {bad} outside the device's 0..{self.n_lpn - 1}")
+        stream = np.zeros(n, np.int8) if stream is None else np.ascontiguousarray(stream, np.int8)
+        if n and (stream.min() < 0 or stream.max() >= self.config.n_streams):
+            raise ConfigError(f"ftl: stream ids must be in 0..{self.config.n_streams - 1}")
+        if request is None:
+            request = np.arange(n, dtype=np.int64)
+            n_requests = n
+        request = np.ascontiguousarray(request, dtype=np.int64)
+        n_requests = int(request.max()) + 1 if n_requests is None else n_requests
+        time_ns = (
+            np.zeros(n, np.int64) if time_ns is None else np.ascontiguousarray(time_ns, np.int64)
+        )
+        done = np.full(n_requests, np.iinfo(np.int64).min, np.int64)
+        S = self.state
+        i = 0
+        while i < n:
+            j = kernel.replay(S, lpn, op, stream, request, time_ns, done, i, min(n, i + chunk))
+            if S.ctr[core.C_ERROR]:
+                raise ConfigError(self._error_message(int(S.ctr[core.C_ERROR]), j))
+            if S.prm[core.P_LOG_CAP]:
+                self.drain_log(on_log)
+            if progress is not None:
+                progress(j - i)
+            i = j
+        return done
+
+    def drain_log(self, on_log: LogSink | None) -> None:
+        S = self.state
+        k = int(S.ctr[core.C_LOG_N])
+        if on_log is not None and k:
+            on_log(S.log_lpn[:k], S.log_old[:k], S.log_new[:k], S.log_kind[:k])
+        S.ctr[core.C_LOG_N] = 0
+
+    def _error_message(self, code: int, at: int) -> str:
+        what = {
+            core.ERR_DEVICE_FULL: "a chip has no free block and nothing to reclaim",
+            core.ERR_NO_FREE_BLOCK: "an allocation found no free block",
+        }.get(code, f"error {code}")
+        return (
+            f"ftl: {what} at page operation {at}; raise spare_factor or the GC watermarks "
+            f"(dynamic chip allocation can overfill one chip)"
+        )
+
+    def replay(
+        self,
+        requests: Requests,
+        *,
+        stream: np.ndarray | None = None,
+        wrap: bool = False,
+        on_log: LogSink | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> RunResult:
+        """Replay block requests (``stream``: optional stream id per request). Addresses past
+        the logical capacity raise, or fold modulo the capacity when ``wrap`` is True."""
+        ops = expand_to_pages(requests, self.geometry.page_size)
+        lpn = ops.lpn
+        if wrap:
+            lpn = lpn % self.n_lpn
+        elif len(lpn) and lpn.max() >= self.n_lpn:
+            k = int(np.argmax(lpn >= self.n_lpn))
+            raise ConfigError(
+                f"trace {requests.meta.name!r}: request {int(ops.request[k])} reaches logical page "
+                f"{int(lpn[k])}, beyond the device's {self.n_lpn} pages (use wrap=True to fold)"
+            )
+        arrival = requests.monotonic_time_ns()
+        before = self.counters()
+        done = self.run_pages(
+            lpn,
+            ops.is_write.astype(np.int8),
+            stream=None if stream is None else np.asarray(stream)[ops.request],
+            request=ops.request,
+            time_ns=arrival[ops.request],
+            n_requests=len(requests),
+            on_log=on_log,
+            progress=progress,
+        )
+        after = self.counters()
+        latency = done - arrival
+        span = int(done.max() - arrival.min()) if len(done) else 0
+        return RunResult(
+            latency_ns=latency,
+            is_write=requests.is_write.copy(),
+            counters={
+                k: after[k] - before[k] for k in after if k not in ("clock", "log_entries", "error")
+            },
+            span_ns=span,
+            label=requests.meta.label,
+        )
+
+
+def result_dataset(result: RunResult, ftl: Ftl) -> xr.Dataset:
+    """Counters, latency mean/percentiles per direction, throughput and the erase-count
+    distribution of one replay, with units."""
+    c = result.counters
+    data: dict[str, tuple] = {}
+
+    def scalar(name: str, value: float, units: str, long_name: str) -> None:
+        data[name] = ((), value, {"units": units, "long_name": long_name})
+
+    for key, long_name in (
+        ("host_reads", "host page reads"),
+        ("host_writes", "host page writes"),
+        ("trims", "trimmed pages"),
+        ("unmapped_reads", "host reads of unmapped pages"),
+        ("gc_copies", "pages copied by garbage collection"),
+        ("erases", "block erases"),
+        ("flash_reads", "flash page reads (host + GC)"),
+        ("flash_programs", "flash page programs (host + GC)"),
+    ):
+        scalar(key, c[key], "pages" if key != "erases" else "blocks", long_name)
+    scalar("waf", result.waf, "1", "write amplification (host writes + GC copies) / host writes")
+    lat_us = result.latency_ns / 1e3
+    q = np.array(LATENCY_QUANTILES)
+    for direction, mask in (("read", ~result.is_write), ("write", result.is_write)):
+        x = lat_us[mask]
+        scalar(
+            f"{direction}_latency_mean",
+            float(x.mean()) if len(x) else np.nan,
+            "us",
+            f"mean {direction} request response time",
+        )
+        data[f"{direction}_latency_quantile"] = (
+            ("quantile",),
+            np.quantile(x, q) if len(x) else np.full(len(q), np.nan),
+            {"units": "us", "long_name": f"{direction} request response time quantile"},
+        )
+        scalar(f"{direction}_requests", int(mask.sum()), "requests", f"{direction} requests")
+    span_s = result.span_ns / 1e9
+    n_req = len(result.latency_ns)
+    scalar(
+        "throughput_requests",
+        n_req / span_s if span_s > 0 else np.nan,
+        "requests/s",
+        "requests completed per simulated second",
+    )
+    moved = (c["host_reads"] - c["unmapped_reads"] + c["host_writes"]) * ftl.geometry.page_size
+    scalar(
+        "throughput_bytes",
+        moved / span_s / 1e6 if span_s > 0 else np.nan,
+        "MB/s",
+        "host data moved per simulated second",
+    )
+    ec = ftl.state.erase_count
+    hist = np.bincount(ec)
+    data["erase_count_blocks"] = (
+        ("erase_count",),
+        hist,
+        {"units": "blocks", "long_name": "blocks with this erase count (device lifetime)"},
+    )
+    return xr.Dataset(
+        {k: xr.Variable(dims, np.asarray(v), attrs) for k, (dims, v, attrs) in data.items()},
+        coords={
+            "quantile": ("quantile", q, {"units": "1", "long_name": "latency quantile"}),
+            "erase_count": (
+                "erase_count",
+                np.arange(len(hist)),
+                {"units": "erases", "long_name": "erase count"},
+            ),
+        },
+        attrs={"label": result.label},
+    )

@@ -1,0 +1,192 @@
+"""The replay kernel: host page operations -> mapping, garbage collection and timing.
+
+``replay`` walks page operations in trace order. Reads look up the L2P map and occupy the
+chip (array read) and its channel (transfer out). Writes pick a chip and a block through
+the policy hooks (``skftl.nand.policy``), invalidate the old copy, program the block's next
+page and occupy the channel (transfer in) and chip (program). Before a write is placed on
+a chip whose free blocks fell below the low watermark, that chip garbage-collects until it
+has the high watermark of free blocks: victims (greedy: fewest valid pages, the longest
+holder of that count first; or cost-benefit) have their valid pages copied and are erased,
+all on the chip's timeline, so the write and everything queued behind it wait.
+"""
+
+from __future__ import annotations
+
+from skftl.nand import policy
+from skftl.nand.core import (
+    C_CLOCK,
+    C_ERASES,
+    C_ERROR,
+    C_GC_COPIES,
+    C_GC_VICTIMS,
+    C_HOST_READS,
+    C_HOST_WRITES,
+    C_LOG_N,
+    C_TRIMS,
+    C_UNMAPPED_READS,
+    ERR_DEVICE_FULL,
+    ERR_NO_FREE_BLOCK,
+    GC_COST_BENEFIT,
+    LOG_GC,
+    LOG_HOST,
+    LOG_TRIM,
+    OP_READ,
+    OP_WRITE,
+    P_BPC,
+    P_GC_HIGH,
+    P_GC_LOW,
+    P_GC_POLICY,
+    P_LOG_CAP,
+    P_NCHIPS,
+    P_NP,
+    SEALED,
+    VICTIM,
+    bkt_remove,
+    flash_copy,
+    flash_erase,
+    flash_prog,
+    flash_read,
+    invalidate,
+    is_valid,
+    log_update,
+    njit,
+    program,
+    push_free,
+)
+
+
+@njit
+def init_free_lists(S):
+    """Put every block in its chip's free FIFO (ascending block number)."""
+    for blk in range(S.prm[P_NCHIPS] * S.prm[P_BPC]):
+        push_free(S, blk, policy.free_list_of(S, blk))
+
+
+@njit
+def select_victim(S, chip):
+    """A sealed block of ``chip`` with at least one invalid page, or -1."""
+    np_ = S.prm[P_NP]
+    if S.prm[P_GC_POLICY] == GC_COST_BENEFIT:
+        # Kawaguchi et al. (USENIX'95) cost-benefit: max age * (1 - u) / 2u, age in flash
+        # programs since the block was last written; the lowest block number among equals.
+        clock = S.ctr[C_CLOCK]
+        best = -1
+        best_score = -1.0
+        first = chip * S.prm[P_BPC]
+        for blk in range(first, first + S.prm[P_BPC]):
+            if S.blk_state[blk] != SEALED:
+                continue
+            v = S.vcount[blk]
+            if v == 0:
+                return blk
+            if v == np_:
+                continue
+            score = (np_ - v) * (clock - S.blk_time[blk]) / (2.0 * v)
+            if score > best_score:
+                best_score = score
+                best = blk
+        return best
+    base = chip * (np_ + 1)
+    for v in range(np_):
+        blk = S.bkt_head[base + v]
+        if blk >= 0:
+            return blk
+    return -1
+
+
+@njit
+def collect(S, chip, t):
+    """Reclaim blocks of ``chip`` until it has the high watermark of free blocks."""
+    np_ = S.prm[P_NP]
+    while S.free_count[chip] < S.prm[P_GC_HIGH]:
+        victim = select_victim(S, chip)
+        if victim < 0:
+            if S.free_count[chip] == 0:
+                S.ctr[C_ERROR] = ERR_DEVICE_FULL
+            return
+        bkt_remove(S, victim, S.vcount[victim])
+        S.blk_state[victim] = VICTIM
+        vstream = S.blk_stream[victim]
+        base = victim * np_
+        for page in range(np_):
+            src = base + page
+            if not is_valid(S, src):
+                continue
+            lpn = S.p2l[src]
+            stream = policy.gc_stream(S, lpn, vstream)
+            dst_blk = policy.select_block(S, chip, stream, lpn, src, True)
+            if dst_blk < 0:
+                S.ctr[C_ERROR] = ERR_NO_FREE_BLOCK
+                return
+            invalidate(S, src)
+            dst = program(S, dst_blk, lpn)
+            log_update(S, lpn, src, dst, LOG_GC)
+            flash_copy(S, chip, page, dst - dst_blk * np_, t)
+            S.ctr[C_GC_COPIES] += 1
+        for ppn in range(base, base + np_):
+            S.p2l[ppn] = -1
+        S.next_page[victim] = 0
+        S.erase_count[victim] += 1
+        flash_erase(S, chip, t)
+        push_free(S, victim, policy.free_list_of(S, victim))
+        S.ctr[C_ERASES] += 1
+        S.ctr[C_GC_VICTIMS] += 1
+
+
+@njit
+def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
+    """Run page operations ``start..end-1``; returns the index reached. It stops early when
+    the mapping-update log could overflow (drain it and call again) or on an error
+    (``ctr[C_ERROR]`` != 0). ``done_ns[req[i]]`` becomes the latest completion time of the
+    request's pages (reads of unmapped pages complete at arrival)."""
+    np_ = S.prm[P_NP]
+    log_cap = S.prm[P_LOG_CAP]
+    # room for one host update plus the largest GC burst it can trigger
+    reserve = 1 + S.prm[P_GC_HIGH] * np_
+    gc_low = S.prm[P_GC_LOW]
+    for i in range(start, end):
+        if log_cap > 0 and S.ctr[C_LOG_N] + reserve > log_cap:
+            return i
+        t = time_ns[i]
+        lp = lpn[i]
+        o = op[i]
+        if o == OP_READ:
+            S.ctr[C_HOST_READS] += 1
+            ppn = S.l2p[lp]
+            policy.on_read(S, lp, ppn)
+            if ppn < 0:
+                S.ctr[C_UNMAPPED_READS] += 1
+                done = t
+            else:
+                blk = ppn // np_
+                done = flash_read(S, blk // S.prm[P_BPC], ppn - blk * np_, t)
+        elif o == OP_WRITE:
+            s = policy.write_stream(S, lp, stream[i])
+            chip = policy.select_chip(S, lp, s)
+            if S.free_count[chip] < gc_low:
+                collect(S, chip, t)
+                if S.ctr[C_ERROR] != 0:
+                    return i
+            old = S.l2p[lp]
+            blk = policy.select_block(S, chip, s, lp, old, False)
+            if blk < 0:
+                S.ctr[C_ERROR] = ERR_NO_FREE_BLOCK
+                return i
+            if old >= 0:
+                invalidate(S, old)
+            ppn = program(S, blk, lp)
+            log_update(S, lp, old, ppn, LOG_HOST)
+            done = flash_prog(S, chip, ppn - blk * np_, t)
+            S.ctr[C_HOST_WRITES] += 1
+        else:
+            S.ctr[C_TRIMS] += 1
+            old = S.l2p[lp]
+            if old >= 0:
+                invalidate(S, old)
+                S.l2p[lp] = -1
+                log_update(S, lp, old, -1, LOG_TRIM)
+            done = t
+        r = req[i]
+        if done > done_ns[r]:
+            done_ns[r] = done
+    return end

@@ -1,0 +1,91 @@
+"""Allocation-policy hooks: the one place a new FTL policy plugs into the replay kernel.
+
+The kernel never decides placement itself; it calls these ``@njit`` functions, which
+dispatch on the policy id ``S.prm[P_POLICY]``. A policy keeps whatever state it needs in
+``S.pstate`` (an int64 array sized by the caller; lay it out with offsets in the policy's
+own module) and may use the core primitives (``pop_free``, ``write_point_block``, the block
+arrays). To add a policy: give it an id below, add one branch to each hook that it changes
+(the others fall through to the conventional behaviour), and pass ``policy=<id>`` plus its
+``pstate`` to ``skftl.nand.ftl.Ftl``. Numba compiles the branches away at no cost to the
+others' speed beyond an integer compare per call.
+
+Hooks (``S`` is the ``FtlArrays`` state):
+
+* ``write_stream(S, lpn, given)`` -> stream of a host write. ``given`` is the caller's
+  precomputed stream id for this page op (e.g. hotness by request size from Python);
+  an in-kernel hotness identifier (PPB's two-level LRU) overrides it here.
+* ``gc_stream(S, lpn, victim_stream)`` -> stream a GC copy is written to (PPB reclassifies
+  data when GC moves it; the default keeps the victim block's stream).
+* ``on_read(S, lpn, ppn)`` observes every host read (PPB promotes re-read data).
+* ``select_chip(S, lpn, stream)`` -> chip of a host write: static striping
+  ``lpn % n_chips`` or dynamic least-busy chip (``chip_alloc``). GC copies stay on the
+  victim's chip.
+* ``select_block(S, chip, stream, lpn, old_ppn, is_gc)`` -> a block of ``chip`` that has a
+  free page; the kernel then programs that block's *next* page, so NAND's in-order rule
+  holds whatever the policy does. ``old_ppn`` is the LPN's current location (-1 if
+  unmapped): SK-FTL picks a block whose number has the same popcount as the old one and
+  rotates "horizontally" over several open blocks of that class so the page number stays
+  equal; PPB picks the hot- or cold-area block whose next page lies in the slow or fast
+  virtual block wanted by the stream.
+* ``free_list_of(S, blk)`` -> which of the ``n_free_lists`` free FIFOs of its chip an
+  erased block joins (SK-FTL: popcount of the block number; default: 0).
+
+Mapping updates (host write, GC copy, TRIM) can be observed through the optional
+mapping-update log (``log_capacity`` > 0 in ``Ftl``): (lpn, old_ppn, new_ppn, kind).
+"""
+
+from __future__ import annotations
+
+from skftl.nand.core import (
+    CHIP_DYNAMIC,
+    P_CHIP_ALLOC,
+    P_NCHIPS,
+    P_POLICY,
+    inline,
+    write_point_block,
+)
+
+POLICY_PAGE = 0  # conventional page-mapped FTL: one write point per (chip, stream)
+POLICIES = {"page": POLICY_PAGE}
+
+
+@inline
+def write_stream(S, lpn, given):
+    return given
+
+
+@inline
+def gc_stream(S, lpn, victim_stream):
+    return victim_stream
+
+
+@inline
+def on_read(S, lpn, ppn):
+    return
+
+
+@inline
+def select_chip(S, lpn, stream):
+    n = S.prm[P_NCHIPS]
+    if S.prm[P_CHIP_ALLOC] == CHIP_DYNAMIC:
+        # least busy chip; the lowest id among equals
+        best = 0
+        t = S.chip_free[0]
+        for c in range(1, n):
+            if S.chip_free[c] < t:
+                t = S.chip_free[c]
+                best = c
+        return best
+    return lpn % n
+
+
+@inline
+def select_block(S, chip, stream, lpn, old_ppn, is_gc):
+    if S.prm[P_POLICY] == POLICY_PAGE:
+        return write_point_block(S, chip, stream, 0)
+    return -1
+
+
+@inline
+def free_list_of(S, blk):
+    return 0
