@@ -97,14 +97,15 @@ class Geometry:
         chips_per_channel: int = 1,
         planes_per_chip: int = 1,
     ) -> Geometry:
-        """The geometry of a raw (physical) capacity; it must split into whole blocks per plane."""
+        """The geometry of a raw (physical) capacity, rounded down to whole blocks per plane
+        (64 GiB of 16 KB x 384-page blocks on 32 chips is 341 blocks per chip, not 341.33)."""
         per_plane_bytes = (
             channels * chips_per_channel * planes_per_chip * pages_per_block * page_size
         )
-        if capacity_bytes % per_plane_bytes:
+        if capacity_bytes < per_plane_bytes:
             raise ConfigError(
-                f"nand geometry: capacity {capacity_bytes} B is not a whole number of blocks per "
-                f"plane ({per_plane_bytes} B per block across all planes)"
+                f"nand geometry: capacity {capacity_bytes} B is less than one block per plane "
+                f"({per_plane_bytes} B across all planes)"
             )
         return cls(
             channels,

@@ -12,6 +12,9 @@ all on the chip's timeline, so the write and everything queued behind it wait.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 from skftl.nand import policy
 from skftl.nand.core import (
     C_CLOCK,
@@ -53,6 +56,30 @@ from skftl.nand.core import (
     program,
     push_free,
 )
+
+
+def _drop_stale_cache() -> None:
+    """Numba keys a cached function on its own source file only, but this kernel inlines
+    ``core`` and ``policy``: drop the cached machine code of all three when any of them
+    changed (e.g. a new policy was added), so an edit can never run stale code."""
+    here = Path(__file__).parent
+    src = b"".join((here / f).read_bytes() for f in ("core.py", "policy.py", "kernel.py"))
+    digest = hashlib.sha256(src).hexdigest()
+    cache = here / "__pycache__"
+    stamp = cache / "nand_kernel_sources.sha256"
+    try:
+        if stamp.read_text() == digest:
+            return
+    except OSError:
+        pass
+    for stale in cache.glob("*.nb[ic]"):
+        if stale.name.split(".")[0] in ("core", "policy", "kernel"):
+            stale.unlink(missing_ok=True)
+    cache.mkdir(exist_ok=True)
+    stamp.write_text(digest)
+
+
+_drop_stale_cache()
 
 
 @njit
