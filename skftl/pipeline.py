@@ -52,13 +52,17 @@ def load_by_id(trace_id: str, cfg: dict[str, Any]):
     section = cfg.get("traces", {})
     if trace_id.startswith(SYNTHETIC_PREFIX):
         n = section.get("synthetic_requests")
-        return generate(trace_id[len(SYNTHETIC_PREFIX) :], n_requests=n, seed=int(cfg.get("seed", 0)))
+        return generate(
+            trace_id[len(SYNTHETIC_PREFIX) :], n_requests=n, seed=int(cfg.get("seed", 0))
+        )
     return load_trace(
         trace_id, trace_dirs=[*trace_dirs(cfg), _raw_dir(cfg)], cache_dir=_cache_dir(cfg)
     )
 
 
-def prepare_trace(name: str, manifest: str | Path, cfg: dict[str, Any], fetch: bool = False) -> dict:
+def prepare_trace(
+    name: str, manifest: str | Path, cfg: dict[str, Any], fetch: bool = False
+) -> dict:
     """Locate (or fetch) a registered trace, convert it into the columnar cache and write a
     small JSON manifest (the workflow's record that the trace is ready)."""
     from skftl.traces import registry
