@@ -293,7 +293,7 @@ def _arrivals(spec: SyntheticSpec, rng: np.random.Generator, n: int) -> np.ndarr
     else:
         scale = np.full(n, mean_gap)
     gaps = rng.standard_exponential(n) * scale
-    gaps[0] = 0.0
+    gaps[:1] = 0.0  # times are relative to the first request
     return np.cumsum(gaps).astype(np.int64)
 
 
@@ -375,9 +375,9 @@ _FIN1_FOOTPRINT = 700_873 * 4096
 # the web_0 volume): 61.55 % reads, mean read 33.82 KB, mean write 9.35 KB, 9.85 %
 # sequential reads, 4.53 % sequential writes, 7.24 IOPS with bursts (CV of gaps 6.5,
 # 50 % of gaps < 1 ms), offsets 512 B aligned (1.5 % 4 KiB aligned), highest byte
-# 33.9 GiB, 61,262 distinct 4 KiB pages; the hottest 1 % of touched pages take 31 %
-# of page accesses. Size shapes: the 12 commonest sizes per type (88.5 % of reads,
-# 98.2 % of writes), tilted back to the measured means.
+# 33.9 GiB, 512,972 distinct 4 KiB pages touched (2.0 GiB). Size shapes: the 12
+# commonest sizes per type (88.5 % of reads, 98.2 % of writes), tilted back to the
+# measured means.
 _WEB0_READ = SizeDist.discrete(
     {
         128: 0.3403,
@@ -427,8 +427,8 @@ _WEB0_ALL = SizeDist.discrete(  # web_0 excerpt, all requests (10 commonest size
 _WEB0_COMMON = dict(
     footprint_bytes=34 * GiB,
     alignment_bytes=SECTOR,
-    hot_access_fraction=0.95,
-    hot_space_fraction=0.001,
+    zipf_exponent=0.8,
+    zipf_extent_bytes=1 << 20,
     iops=7.24,
     burst_fraction=0.5,
     burst_gap_ns=200_000.0,
@@ -595,10 +595,10 @@ PRESETS: dict[str, SyntheticSpec] = {
         seq_read_fraction=0.0985,
         seq_write_fraction=0.0453,
         source="measured on msr_cambridge/web_1.csv.gz (web_0 volume, 100k records)",
-        notes="hot region of 0.1 % of 34 GiB taking 95 % of the random starts, chosen so "
-        "100k requests touch ~53k distinct 4 KiB pages (excerpt: 61k); the excerpt's "
-        "very hot pages are not reproduced (hottest 1 % of touched pages: 6 % of page "
-        "accesses vs 31 %). Bursts give a gap CV of ~1.7 (excerpt 6.5).",
+        notes="skew: Zipf(0.8) over 1 MiB extents, chosen to match the excerpt's page "
+        "re-use: 100k requests touch 527k distinct 4 KiB pages (excerpt 513k) and the "
+        "hottest 1/5/10/20 % of touched pages take 12/22/30/40 % of page accesses "
+        "(excerpt 14/23/30/42 %). Bursts give a gap CV of ~1.7 (excerpt 6.5).",
         targets={
             "mean_read_size_kb": 33.82,
             "mean_write_size_kb": 9.35,
@@ -612,7 +612,8 @@ PRESETS: dict[str, SyntheticSpec] = {
     # available offline. Write-dominated (88 % writes), mean read ~24 KB, mean write
     # ~7 KB and ~2 IOPS (about 1.2 M requests in the 7-day trace) are recollections of
     # secondary literature, not verified here; sequential shares, skew and footprint
-    # are guesses. Replace with measured values once msr_mds_0 is fetched.
+    # are guesses; skew as fitted to web_0. Replace with measured values once msr_mds_0
+    # is fetched.
     "msr_media": SyntheticSpec(
         name="msr_media",
         read_sizes=_WEB0_READ.tilted_to_mean(_kb(24.0)),
@@ -622,8 +623,8 @@ PRESETS: dict[str, SyntheticSpec] = {
         seq_write_fraction=0.05,
         footprint_bytes=34 * GiB,
         alignment_bytes=SECTOR,
-        hot_access_fraction=0.9,
-        hot_space_fraction=0.005,
+        zipf_exponent=0.8,
+        zipf_extent_bytes=1 << 20,
         iops=2.0,
         burst_fraction=0.5,
         burst_gap_ns=200_000.0,
