@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from skftl.nand.core import CHAN_SLOTS, NO_TIME
+
 
 class RefFtl:
     def __init__(
@@ -47,7 +49,7 @@ class RefFtl:
         ]
         self.wp = {}
         self.chip_free = [0] * n_chips
-        self.chan_free = [0] * n_channels
+        self.chan_res = [[NO_TIME] * CHAN_SLOTS for _ in range(n_channels)]
         self.log = []
         self.c = dict.fromkeys(
             [
@@ -102,19 +104,27 @@ class RefFtl:
         return blk
 
     # --- timing ---------------------------------------------------------------------
+    def book(self, chip, ready):
+        """First transfer start >= ready clear of the channel's remembered transfers."""
+        res = self.chan_res[chip % self.n_channels]
+        x = self.xfer_ns
+        start = min(
+            s
+            for s in [ready] + [r + x for r in res]
+            if s >= ready and all(not (r < s + x and s < r + x) for r in res)
+        )
+        res[res.index(min(res))] = start
+        return start
+
     def t_read(self, chip, page, t):
-        ch = chip % self.n_channels
-        start = max(t, self.chip_free[chip])
-        end = max(start + self.read_ns[page], self.chan_free[ch]) + self.xfer_ns
-        self.chan_free[ch] = self.chip_free[chip] = end
+        ready = max(t, self.chip_free[chip]) + self.read_ns[page]
+        self.chip_free[chip] = self.book(chip, ready) + self.xfer_ns
         self.c["flash_reads"] += 1
-        return end
+        return self.chip_free[chip]
 
     def t_prog(self, chip, page, t):
-        ch = chip % self.n_channels
-        xe = max(t, self.chip_free[chip], self.chan_free[ch]) + self.xfer_ns
-        self.chan_free[ch] = xe
-        self.chip_free[chip] = xe + self.prog_ns[page]
+        start = self.book(chip, max(t, self.chip_free[chip]))
+        self.chip_free[chip] = start + self.xfer_ns + self.prog_ns[page]
         return self.chip_free[chip]
 
     # --- GC -------------------------------------------------------------------------

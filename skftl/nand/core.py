@@ -48,7 +48,8 @@ C_LOG_N = 8  # entries in the mapping-update log
 C_ERROR = 9  # 0 ok; ERR_* otherwise (the kernel stops)
 C_FLASH_READS = 10  # flash page reads (host + GC)
 C_FLASH_PROGS = 11  # flash page programs (host + GC)
-N_CTR = 12
+C_SINK = 12  # sink of the prefetching loads (keeps the compiler from dropping them)
+N_CTR = 13
 COUNTER_NAMES = (
     "host_reads",
     "host_writes",
@@ -62,6 +63,7 @@ COUNTER_NAMES = (
     "error",
     "flash_reads",
     "flash_programs",
+    "prefetch_sink",
 )
 
 ERR_DEVICE_FULL = 1  # GC found nothing to reclaim on a chip with no free block
@@ -80,6 +82,12 @@ VICTIM = 3
 OP_READ = 0
 OP_WRITE = 1
 OP_TRIM = 2
+
+# A channel remembers its last CHAN_SLOTS transfer start times, so a transfer booked for
+# later (behind a busy chip) does not block earlier transfers of other chips on the same
+# channel: each transfer takes the first gap at or after the time it is ready.
+CHAN_SLOTS = 16
+NO_TIME = -(1 << 62)
 
 LOG_HOST = 0
 LOG_GC = 1
@@ -109,7 +117,8 @@ FtlArrays = namedtuple(
         "bkt_tail",
         "wp",
         "chip_free",
-        "chan_free",
+        "chan_res",
+        "chan_head",
         "read_ns",
         "prog_ns",
         "pstate",
@@ -159,7 +168,8 @@ def allocate(
         bkt_tail=np.full(n_chips * (pages_per_block + 1), -1, i32),
         wp=np.full(n_chips * n_streams, -1, i32),
         chip_free=np.zeros(n_chips, np.int64),
-        chan_free=np.zeros(n_channels, np.int64),
+        chan_res=np.full(n_channels * CHAN_SLOTS, NO_TIME, np.int64),
+        chan_head=np.zeros(n_channels, np.int64),
         read_ns=np.zeros(pages_per_block, np.int64),
         prog_ns=np.zeros(pages_per_block, np.int64),
         pstate=np.zeros(pstate_size, np.int64),
@@ -174,7 +184,9 @@ def allocate(
 # every call that passes the state tuple (and is not inlined by LLVM) increfs and decrefs
 # each of its arrays, which costs more than the FTL work itself.
 njit = numba.njit(cache=True, _nrt=False)
-inline = njit
+# Helpers are inlined at Numba-IR level: a real call would copy the whole state tuple (a
+# struct of ~30 array descriptors) per page operation, which LLVM does not always avoid.
+inline = numba.njit(cache=True, _nrt=False, inline="always")
 
 
 # --- free-block FIFOs, one per (chip, list) ------------------------------------------
@@ -295,28 +307,52 @@ def log_update(S, lpn, old, new, kind):
         S.ctr[C_LOG_N] = n + 1
 
 
-# --- timelines: each chip and channel is busy until a time (ns) ---------------------------
+# --- timelines: each chip is busy until a time (ns); channels book page transfers -------
+@inline
+def book_channel(S, ch, ready):
+    """Start time of a one-page transfer on channel ``ch``: the earliest time >= ``ready``
+    that overlaps none of the remembered transfers; it replaces the oldest of them. The
+    slots form a ring sorted from ``chan_head`` (oldest) on, so one pass finds the gap and
+    the common case (a transfer after all others) is O(1)."""
+    x = S.prm[P_XFER]
+    base = ch * CHAN_SLOTS
+    h = S.chan_head[ch]
+    if ready >= S.chan_res[base + (h + CHAN_SLOTS - 1) % CHAN_SLOTS] + x:
+        S.chan_res[base + h] = ready
+        S.chan_head[ch] = (h + 1) % CHAN_SLOTS
+        return ready
+    start = ready
+    for m in range(CHAN_SLOTS):
+        s = S.chan_res[base + (h + m) % CHAN_SLOTS]
+        if s < start + x and start < s + x:
+            start = s + x
+    # drop the oldest slot and insert ``start`` in order
+    m = 0
+    while m + 1 < CHAN_SLOTS:
+        nxt = S.chan_res[base + (h + m + 1) % CHAN_SLOTS]
+        if nxt >= start:
+            break
+        S.chan_res[base + (h + m) % CHAN_SLOTS] = nxt
+        m += 1
+    S.chan_res[base + (h + m) % CHAN_SLOTS] = start
+    return start
+
+
 @inline
 def flash_read(S, chip, page, t):
-    """Array read then transfer out; the chip holds the data until the channel takes it."""
-    start = max(t, S.chip_free[chip])
-    ch = chip % S.prm[P_NCHAN]
-    xs = max(start + S.read_ns[page], S.chan_free[ch])
-    xe = xs + S.prm[P_XFER]
-    S.chan_free[ch] = xe
-    S.chip_free[chip] = xe
+    """Array read, then transfer out; the chip holds the data until it is transferred."""
+    ready = max(t, S.chip_free[chip]) + S.read_ns[page]
+    done = book_channel(S, chip % S.prm[P_NCHAN], ready) + S.prm[P_XFER]
+    S.chip_free[chip] = done
     S.ctr[C_FLASH_READS] += 1
-    return xe
+    return done
 
 
 @inline
 def flash_prog(S, chip, page, t):
-    """Transfer in (needs the chip and the channel) then array program."""
-    ch = chip % S.prm[P_NCHAN]
-    start = max(t, S.chip_free[chip], S.chan_free[ch])
-    xe = start + S.prm[P_XFER]
-    S.chan_free[ch] = xe
-    done = xe + S.prog_ns[page]
+    """Transfer in (into the chip's page register, so the chip must be idle), then program."""
+    xs = book_channel(S, chip % S.prm[P_NCHAN], max(t, S.chip_free[chip]))
+    done = xs + S.prm[P_XFER] + S.prog_ns[page]
     S.chip_free[chip] = done
     return done
 

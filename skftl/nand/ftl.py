@@ -21,6 +21,8 @@ from skftl.traces.requests import Requests
 GC_POLICIES = {"greedy": core.GC_GREEDY, "cost_benefit": core.GC_COST_BENEFIT}
 CHIP_ALLOCS = {"static": core.CHIP_STATIC, "dynamic": core.CHIP_DYNAMIC}
 LATENCY_QUANTILES = (0.5, 0.9, 0.99, 0.999)
+# counters that are state, not events, and make no sense as a difference
+_STATE_COUNTERS = ("clock", "log_entries", "error", "prefetch_sink")
 
 # on_log(lpn, old_ppn, new_ppn, kind): views of the drained mapping-update log
 LogSink = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], None]
@@ -159,7 +161,8 @@ class Ftl:
     def reset_timelines(self) -> None:
         """Make every chip and channel idle at t = 0 (e.g. after preconditioning)."""
         self.state.chip_free[:] = 0
-        self.state.chan_free[:] = 0
+        self.state.chan_res[:] = core.NO_TIME
+        self.state.chan_head[:] = 0
 
     def fill(self, seed: int | None = None) -> None:
         """Precondition: write every logical page once (in order, or in a seeded random
@@ -274,9 +277,7 @@ class Ftl:
         return RunResult(
             latency_ns=latency,
             is_write=requests.is_write.copy(),
-            counters={
-                k: after[k] - before[k] for k in after if k not in ("clock", "log_entries", "error")
-            },
+            counters={k: after[k] - before[k] for k in after if k not in _STATE_COUNTERS},
             span_ns=span,
             label=requests.meta.label,
         )

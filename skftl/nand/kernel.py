@@ -25,6 +25,7 @@ from skftl.nand.core import (
     C_HOST_READS,
     C_HOST_WRITES,
     C_LOG_N,
+    C_SINK,
     C_TRIMS,
     C_UNMAPPED_READS,
     ERR_DEVICE_FULL,
@@ -82,6 +83,9 @@ def _drop_stale_cache() -> None:
 _drop_stale_cache()
 
 
+PREFETCH = 32  # page ops whose mapping state is loaded ahead in one batch
+
+
 @njit
 def init_free_lists(S):
     """Put every block in its chip's free FIFO (ascending block number)."""
@@ -135,6 +139,13 @@ def collect(S, chip, t):
         S.blk_state[victim] = VICTIM
         vstream = S.blk_stream[victim]
         base = victim * np_
+        # load the victim's L2P entries up front: independent cache misses overlap here
+        # instead of stalling the copy loop one by one (branch-free: every page of a
+        # sealed block holds an LPN, stale or not)
+        sink = 0
+        for src in range(base, base + np_):
+            sink += S.l2p[S.p2l[src]]
+        S.ctr[C_SINK] += sink
         for page in range(np_):
             src = base + page
             if not is_valid(S, src):
@@ -172,6 +183,15 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
     reserve = 1 + S.prm[P_GC_HIGH] * np_
     gc_low = S.prm[P_GC_LOW]
     for i in range(start, end):
+        if (i - start) % PREFETCH == 0:
+            # touch the next ops' L2P entries and the old pages' bitmap bytes and valid
+            # counts: independent misses overlap here instead of stalling each op in turn
+            sink = 0
+            for j in range(i, min(i + PREFETCH, end)):
+                old = S.l2p[lpn[j]]
+                if old >= 0:
+                    sink += S.valid[old >> 3] + S.vcount[old // np_]
+            S.ctr[C_SINK] += sink
         if log_cap > 0 and S.ctr[C_LOG_N] + reserve > log_cap:
             return i
         t = time_ns[i]
