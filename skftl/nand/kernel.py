@@ -46,6 +46,8 @@ from skftl.nand.core import (
     SEALED,
     VICTIM,
     bkt_remove,
+    block_of,
+    chip_of,
     flash_copy,
     flash_erase,
     flash_prog,
@@ -146,6 +148,7 @@ def collect(S, chip, t):
         for src in range(base, base + np_):
             sink += S.l2p[S.p2l[src]]
         S.ctr[C_SINK] += sink
+        copies = 0
         for page in range(np_):
             src = base + page
             if not is_valid(S, src):
@@ -160,7 +163,8 @@ def collect(S, chip, t):
             dst = program(S, dst_blk, lpn)
             log_update(S, lpn, src, dst, LOG_GC)
             flash_copy(S, chip, page, dst - dst_blk * np_, t)
-            S.ctr[C_GC_COPIES] += 1
+            copies += 1
+        S.ctr[C_GC_COPIES] += copies
         for ppn in range(base, base + np_):
             S.p2l[ppn] = -1
         S.next_page[victim] = 0
@@ -190,7 +194,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
             for j in range(i, min(i + PREFETCH, end)):
                 old = S.l2p[lpn[j]]
                 if old >= 0:
-                    sink += S.valid[old >> 3] + S.vcount[old // np_]
+                    sink += S.valid[old >> 3] + S.vcount[block_of(S, old)]
             S.ctr[C_SINK] += sink
         if log_cap > 0 and S.ctr[C_LOG_N] + reserve > log_cap:
             return i
@@ -205,8 +209,8 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
                 S.ctr[C_UNMAPPED_READS] += 1
                 done = t
             else:
-                blk = ppn // np_
-                done = flash_read(S, blk // S.prm[P_BPC], ppn - blk * np_, t)
+                blk = block_of(S, ppn)
+                done = flash_read(S, chip_of(S, blk), ppn - blk * np_, t)
         elif o == OP_WRITE:
             s = policy.write_stream(S, lp, stream[i])
             chip = policy.select_chip(S, lp, s)
