@@ -385,12 +385,9 @@ def flash_prog(S, chip, page, t):
 
 
 @inline
-def flash_copy(S, chip, src_page, dst_page, t):
-    """GC copy of one page within a chip: copyback, or read out + write back."""
-    if S.prm[P_COPYBACK]:
-        done = max(t, S.chip_free[chip]) + S.read_ns[src_page] + S.prog_ns[dst_page]
-        S.chip_free[chip] = done
-        return done
+def copy_via_channel(S, chip, src_page, dst_page, t):
+    """GC copy of one page without copyback: read out to the controller, write back.
+    (Copyback copies only occupy the chip; the GC loop adds their time up.)"""
     return flash_prog(S, chip, dst_page, flash_read(S, chip, src_page, t))
 
 

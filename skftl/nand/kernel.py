@@ -37,6 +37,7 @@ from skftl.nand.core import (
     OP_READ,
     OP_WRITE,
     P_BPC,
+    P_COPYBACK,
     P_GC_HIGH,
     P_GC_LOW,
     P_GC_POLICY,
@@ -48,7 +49,7 @@ from skftl.nand.core import (
     bkt_remove,
     block_of,
     chip_of,
-    flash_copy,
+    copy_via_channel,
     flash_erase,
     flash_prog,
     flash_read,
@@ -131,6 +132,7 @@ def select_victim(S, chip):
 def collect(S, chip, t):
     """Reclaim blocks of ``chip`` until it has the high watermark of free blocks."""
     np_ = S.prm[P_NP]
+    copyback = S.prm[P_COPYBACK]
     while S.free_count[chip] < S.prm[P_GC_HIGH]:
         victim = select_victim(S, chip)
         if victim < 0:
@@ -149,6 +151,7 @@ def collect(S, chip, t):
             sink += S.l2p[S.p2l[src]]
         S.ctr[C_SINK] += sink
         copies = 0
+        busy = 0  # copyback time of this victim's copies, run back to back on the chip
         for page in range(np_):
             src = base + page
             if not is_valid(S, src):
@@ -162,9 +165,14 @@ def collect(S, chip, t):
             invalidate(S, src)
             dst = program(S, dst_blk, lpn)
             log_update(S, lpn, src, dst, LOG_GC)
-            flash_copy(S, chip, page, dst - dst_blk * np_, t)
+            if copyback:
+                busy += S.read_ns[page] + S.prog_ns[dst - dst_blk * np_]
+            else:
+                copy_via_channel(S, chip, page, dst - dst_blk * np_, t)
             copies += 1
         S.ctr[C_GC_COPIES] += copies
+        if copyback:
+            S.chip_free[chip] = max(t, S.chip_free[chip]) + busy
         for ppn in range(base, base + np_):
             S.p2l[ppn] = -1
         S.next_page[victim] = 0
