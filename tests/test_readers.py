@@ -233,3 +233,25 @@ def test_export_widens_unaligned_requests(write_trace, tmp_path):
     out = tmp_path / "out.trace.gz"
     assert write_mqsim(req, out) == 1
     assert gzip.open(out, "rt").read() == "0 0 0 3 0\n"
+
+
+def test_line_blocks_cover_the_text_exactly():
+    import io
+
+    from skftl.traces.textio import iter_line_blocks
+
+    text = b"a\nbb\n" + b"c" * 50 + b"\r\ndd\n\neee"  # a line longer than the buffer, no final \n
+    blocks = [bytes(v) for v in iter_line_blocks(io.BytesIO(text), 8)]
+    assert b"".join(blocks) == text
+    assert all(b.endswith(b"\n") for b in blocks[:-1]) and blocks[-1].endswith(b"eee")
+
+
+def test_tiny_blocks_give_identical_results(write_trace, monkeypatch):
+    text = "".join(f"{i},{i % 4},{512 * (1 + i % 7)},{'rw'[i % 2]},{i / 10}\n" for i in range(3000))
+    path = write_trace("t.spc.gz", text, "gzip")
+    whole = read_trace(path)
+    monkeypatch.setattr(readers, "BLOCK_SIZE", 16)  # ~1 line per block, many re-estimates
+    tiny = read_trace(path)
+    for col in ("time_ns", "offset_bytes", "size_bytes", "is_write"):
+        np.testing.assert_array_equal(getattr(tiny, col), getattr(whole, col))
+    assert tiny.meta.extra == whole.meta.extra
