@@ -27,7 +27,9 @@ def use_style() -> None:
     plt.rcParams.update(STYLE)
 
 
-def save_figure(fig: plt.Figure, path: str | Path, formats: tuple[str, ...] = ("png", "pdf")) -> list[Path]:
+def save_figure(
+    fig: plt.Figure, path: str | Path, formats: tuple[str, ...] = ("png", "pdf")
+) -> list[Path]:
     """Save ``fig`` as ``path.<fmt>`` for each format, atomically; returns the paths written."""
     base = Path(path)
     if base.suffix in {".png", ".pdf", ".svg"}:

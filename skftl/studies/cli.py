@@ -10,7 +10,9 @@ from skftl.io import write_csv, write_netcdf
 from skftl.studies.registry import STUDIES, study_module
 
 
-def run_study(study: str, config_path: str | Path | None, out_dir: str | Path, progress: bool = True) -> Path:
+def run_study(
+    study: str, config_path: str | Path | None, out_dir: str | Path, progress: bool = True
+) -> Path:
     """Run one study on a config file and write its dataset and headline table atomically."""
     cfg = load_config(config_path)
     module = study_module(study)

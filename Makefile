@@ -1,0 +1,46 @@
+# Two commands: `make` (set up, then run the whole pipeline on the default config) and
+# `make test` (set up, then ruff + pytest). Setup is skipped while .venv is up to date.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.skftl-setup
+CONFIG ?= config/config.yaml
+PROFILE ?= workflow/profiles/default
+SNAKEMAKE_ARGS ?=
+
+.PHONY: all setup pipeline test lint lab bench clean-results dry-run
+
+all: pipeline
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "skftl needs Python >= 3.11, found " + sys.version.split()[0]'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m ipykernel install --sys-prefix --name skftl --display-name "Python (skftl)" >/dev/null
+	touch $@
+
+setup: $(STAMP)
+
+pipeline: $(STAMP)
+	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) $(SNAKEMAKE_ARGS)
+
+dry-run: $(STAMP)
+	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) --dry-run
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+bench: $(STAMP)
+	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+clean-results:
+	rm -rf results figures/*/

@@ -1,0 +1,102 @@
+"""Glue between config/config.yaml and the Snakemake workflow: which traces a run uses, and
+the locate-or-fetch -> convert/cache step that the workflow runs once per real trace."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from skftl.config import REPO_ROOT, load_config, trace_dirs
+from skftl.io import atomic_path
+
+SYNTHETIC_PREFIX = "syn-"
+
+
+def _cache_dir(cfg: dict[str, Any]) -> Path:
+    p = Path(cfg.get("traces", {}).get("cache_dir", "data/cache"))
+    return p if p.is_absolute() else REPO_ROOT / p
+
+
+def _raw_dir(cfg: dict[str, Any]) -> Path:
+    p = Path(cfg.get("traces", {}).get("raw_dir", "data/raw"))
+    return p if p.is_absolute() else REPO_ROOT / p
+
+
+def real_trace_names(cfg: dict[str, Any]) -> list[str]:
+    """Registered real traces this run uses: ``traces.real`` is ``all`` (every registered trace
+    found in the trace folders or data/raw) or a list of names. Listed names that are not found
+    are kept only when ``traces.fetch`` is true (the workflow then downloads them)."""
+    from skftl.traces import registry
+
+    section = cfg.get("traces", {})
+    wanted = section.get("real", "all")
+    dirs = [*trace_dirs(cfg), _raw_dir(cfg)]
+    names = [k.name for k in registry.list_known()] if wanted == "all" else list(wanted or [])
+    fetch = bool(section.get("fetch", False)) and wanted != "all"
+    return [n for n in names if fetch or registry.locate(n, dirs) is not None]
+
+
+def synthetic_trace_ids(cfg: dict[str, Any]) -> list[str]:
+    """Ids (``syn-<preset>``) of the synthetic presets this run characterises."""
+    return [SYNTHETIC_PREFIX + p for p in cfg.get("traces", {}).get("synthetic", [])]
+
+
+def load_by_id(trace_id: str, cfg: dict[str, Any]):
+    """A trace by workflow id: ``syn-<preset>`` is generated from the config's seed and size;
+    anything else is a registered real trace (located, or fetched when allowed)."""
+    from skftl.traces import load_trace
+    from skftl.traces.synthetic import generate
+
+    section = cfg.get("traces", {})
+    if trace_id.startswith(SYNTHETIC_PREFIX):
+        n = section.get("synthetic_requests")
+        return generate(
+            trace_id[len(SYNTHETIC_PREFIX) :], n_requests=n, seed=int(cfg.get("seed", 0))
+        )
+    return load_trace(
+        trace_id, trace_dirs=[*trace_dirs(cfg), _raw_dir(cfg)], cache_dir=_cache_dir(cfg)
+    )
+
+
+def prepare_trace(
+    name: str, manifest: str | Path, cfg: dict[str, Any], fetch: bool = False
+) -> dict:
+    """Locate (or fetch) a registered trace, convert it into the columnar cache and write a
+    small JSON manifest (the workflow's record that the trace is ready)."""
+    from skftl.traces import registry
+
+    if fetch and registry.locate(name, [*trace_dirs(cfg), _raw_dir(cfg)]) is None:
+        registry.fetch(name, _raw_dir(cfg))
+    req = load_by_id(name, cfg)
+    info = {
+        "name": req.meta.name,
+        "format": req.meta.format,
+        "source": req.meta.source,
+        "sha256": req.meta.sha256,
+        "lines": req.meta.lines,
+        "requests": len(req),
+        "reads": req.n_reads,
+        "writes": req.n_writes,
+    }
+    with atomic_path(manifest) as tmp:
+        tmp.write_text(json.dumps(info, indent=2) + "\n")
+    return info
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "prepare-trace", help="locate or fetch a registered trace, cache it, write a manifest"
+    )
+    p.add_argument("name")
+    p.add_argument("--manifest", required=True)
+    p.add_argument("--fetch", action="store_true", help="download when not found locally")
+    p.set_defaults(func=_cmd_prepare)
+
+
+def _cmd_prepare(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config)
+    info = prepare_trace(args.name, args.manifest, cfg, fetch=args.fetch)
+    print(f"{info['name']}: {info['requests']} requests ({info['sha256'][:12]})")
+    return 0

@@ -1,0 +1,56 @@
+# Every other study: `skftl run STUDY` -> results/STUDY/STUDY.nc + headline.csv, then its
+# notebook via papermill -> results/notebooks/ and figures/STUDY/. Studies read real traces
+# from the cache that rule trace_prepare fills.
+
+wildcard_constraints:
+    study="|".join(s for s in STUDIES if s != "traces") or "none",
+
+
+def _study_resources(key, default):
+    return lambda wildcards: config.get(wildcards.study, {}).get("resources", {}).get(key, default)
+
+
+rule study_run:
+    input:
+        expand("results/traces/manifest/{trace}.json", trace=REAL_TRACES),
+    output:
+        nc="results/{study}/{study}.nc",
+        headline="results/{study}/headline.csv",
+    conda:
+        "../../envs/simulate.yaml"
+    log:
+        "results/logs/{study}_run.log",
+    threads: 1
+    resources:
+        mem_mb=_study_resources("mem_mb", 8000),
+        runtime=_study_resources("runtime_min", 120),
+    shell:
+        "{SKFTL} run {wildcards.study} --out results/{wildcards.study} > {log} 2>&1"
+
+
+def _notebook(wildcards):
+    return NOTEBOOKS / STUDIES[wildcards.study]
+
+
+rule study_notebook:
+    input:
+        nc="results/{study}/{study}.nc",
+        nb=_notebook,
+    output:
+        nb="results/notebooks/{study}.ipynb",
+        figs=directory("figures/{study}"),
+    conda:
+        "../../envs/notebook.yaml"
+    log:
+        "results/logs/notebook_{study}.log",
+    shell:
+        "{PAPERMILL} {input.nb} {output.nb} -k {KERNEL} --cwd {NOTEBOOKS} --log-output "
+        "-p config_path {CONFIG_FILE} -p results_path $PWD/{input.nc} -p figures_dir $PWD/{output.figs} "
+        "> {log} 2>&1"
+
+
+ALL_TARGETS += [
+    t
+    for s in RUN_STUDIES
+    for t in (f"results/{s}/{s}.nc", f"results/{s}/headline.csv", f"results/notebooks/{s}.ipynb", f"figures/{s}")
+]
