@@ -115,8 +115,16 @@ def simulate(
     include_reads: bool = True,
 ) -> PCMResult:
     """Run one mapping scheme over a page trace (rules: ``skftl.pcm.kernel``)."""
-    if pages.n_chips != device.n_chips or pages.pages_per_block != device.pages_per_block:
-        raise ValueError("pages were prepared for a different device geometry")
+    if pages.n_chips != device.n_chips:
+        raise ValueError(
+            f"pages were prepared for {pages.n_chips} chips, device has {device.n_chips}"
+        )
+    if scheme == "block" and pages.pages_per_block != device.pages_per_block:
+        # only block mapping reads the logical block of each page
+        raise ValueError(
+            f"pages were prepared for {pages.pages_per_block} pages per block, "
+            f"device has {device.pages_per_block}"
+        )
     log = log or LogPolicy()
     units = log.refresh_units(device.pages_per_block)
     cnt, wear_data, wear_log, hist = K.run_kernel(
