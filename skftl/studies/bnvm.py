@@ -21,6 +21,7 @@ from skftl.config import trace_dirs
 from skftl.errors import ConfigError
 from skftl.pcm import GROUPINGS, IDLE_PICKS, LogPolicy, PCMDevice, prepare_pages, simulate
 from skftl.pcm.simulate import PCMResult
+from skftl.traces import workload
 from skftl.traces.requests import Requests
 
 LETTERS = ("A", "B", "C", "D", "E", "F")
@@ -41,14 +42,6 @@ def _load_workload(letter: str, sec: dict, cfg: dict) -> Requests:
     """The trace standing for the paper's trace ``letter``: the first real stand-in found,
     else the synthetic preset ``nexus5_<letter>``."""
     stand_ins = sec.get("stand_ins", {}) or {}
-    try:
-        from skftl.traces import workload  # the foundation's resolver (real, else synthetic)
-    except ImportError:  # foundation without a resolver yet: synthetic presets only
-        from skftl.traces.synthetic import generate
-
-        req = generate(f"nexus5_{letter}", n_requests=sec["synthetic_requests"], seed=cfg["seed"])
-        n = sec.get("n_requests")
-        return req.head(int(n)) if n else req
     req = workload(
         f"nexus5_{letter}",
         candidates=list(stand_ins.get(letter, []) or []),
