@@ -51,3 +51,24 @@ def test_run_and_headline(tiny_cfg):
     # deterministic: same config, same numbers
     again = bnvm.run(tiny_cfg, progress=False)
     assert again["total_time"].equals(ds["total_time"])
+
+
+def test_figures_draw(tiny_cfg):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from skftl.studies import bnvm_figures as figs
+
+    ds = bnvm.run(tiny_cfg, progress=False)
+    for fig in (
+        figs.fig_counts(ds, ("static", "dynamic")),
+        figs.fig_counts(ds, ("static", "static_full"), extra=("merges",)),
+        figs.fig_time_breakdown(ds, ("static", "dynamic", "static_full")),
+        figs.fig_wear(ds),
+        figs.fig_risk(ds),
+        figs.fig_sweep(ds),
+    ):
+        assert fig.axes
+        plt.close(fig)

@@ -21,6 +21,7 @@ from skftl.config import trace_dirs
 from skftl.errors import ConfigError
 from skftl.pcm import GROUPINGS, IDLE_PICKS, LogPolicy, PCMDevice, prepare_pages, simulate
 from skftl.pcm.simulate import PCMResult
+from skftl.pipeline import _cache_dir, _raw_dir
 from skftl.traces import workload
 from skftl.traces.requests import Requests
 
@@ -45,8 +46,9 @@ def _load_workload(letter: str, sec: dict, cfg: dict) -> Requests:
     req = workload(
         f"nexus5_{letter}",
         candidates=list(stand_ins.get(letter, []) or []),
-        trace_dirs=trace_dirs(cfg),
-        cache_dir=cfg["traces"]["cache_dir"],
+        # same folders and cache as the workflow's trace step (repository-relative paths)
+        trace_dirs=[*trace_dirs(cfg), _raw_dir(cfg)],
+        cache_dir=_cache_dir(cfg),
         seed=cfg["seed"],
         n_requests=sec["synthetic_requests"],
     )

@@ -7,8 +7,7 @@ import numpy as np
 import xarray as xr
 
 COLORS = {"static": "#4c72b0", "dynamic": "#dd8452", "static_full": "#55a868", "block": "#8172b3"}
-NAMES = {"static": "static", "dynamic": "dynamic", "static_full": "static + full",
-         "block": "block"}
+NAMES = {"static": "static", "dynamic": "dynamic", "static_full": "static + full", "block": "block"}
 
 
 def _panels(ds: xr.Dataset, height: float = 5.2):
@@ -16,7 +15,7 @@ def _panels(ds: xr.Dataset, height: float = 5.2):
     cols = 3
     rows = int(np.ceil(len(letters) / cols))
     fig, axes = plt.subplots(rows, cols, figsize=(9.6, height * rows / 2), squeeze=False)
-    for ax in axes.flat[len(letters):]:
+    for ax in axes.flat[len(letters) :]:
         ax.set_visible(False)
     return fig, letters, list(axes.flat)
 
@@ -60,9 +59,16 @@ def fig_time_breakdown(ds: xr.Dataset, schemes: tuple[str, ...]):
         xs = np.arange(len(letters)) + (k - (len(schemes) - 1) / 2) * width
         for var, hatch in parts:
             val = ds[var].sel(scheme=scheme).values / base
-            ax.bar(xs, val, width, bottom=bottom, color=COLORS[scheme], hatch=hatch,
-                   edgecolor="white", label=f"{NAMES[scheme]}: {var.replace('_', ' ')}"
-                   if val.any() else None)
+            ax.bar(
+                xs,
+                val,
+                width,
+                bottom=bottom,
+                color=COLORS[scheme],
+                hatch=hatch,
+                edgecolor="white",
+                label=f"{NAMES[scheme]}: {var.replace('_', ' ')}" if val.any() else None,
+            )
             bottom += val
     ax.axhline(1, color="k", lw=0.8)
     ax.set_xticks(np.arange(len(letters)), letters)
@@ -80,8 +86,7 @@ def fig_wear(ds: xr.Dataset):
     w = 0.8 / len(schemes)
     for k, scheme in enumerate(schemes):
         xs = np.arange(len(letters)) + (k - (len(schemes) - 1) / 2) * w
-        a1.bar(xs, ds["max_wear"].sel(scheme=scheme), w, color=COLORS[scheme],
-               label=NAMES[scheme])
+        a1.bar(xs, ds["max_wear"].sel(scheme=scheme), w, color=COLORS[scheme], label=NAMES[scheme])
         a2.bar(xs, ds["lifetime"].sel(scheme=scheme), w, color=COLORS[scheme])
     for ax in (a1, a2):
         ax.set_xticks(np.arange(len(letters)), letters)
@@ -102,8 +107,9 @@ def fig_risk(ds: xr.Dataset):
         sel = ds.sel(trace=letter)
         a1.plot(xpos, sel["risk_residency_max"], "o-", label=letter)
         a2.plot(xpos, sel["risk_bytes_mean"] / 1024, "o-")
-        a3.plot(xpos, sel["risk_total_time"] / sel["risk_total_time"].isel(flush_timeout_ms=0),
-                "o-")
+        a3.plot(
+            xpos, sel["risk_total_time"] / sel["risk_total_time"].isel(flush_timeout_ms=0), "o-"
+        )
     labels = ["none (paper)" if t == 0 else f"{t:g}" for t in tmo]
     for ax in (a1, a2, a3):
         ax.set_xticks(xpos, labels, fontsize=7)
@@ -125,8 +131,14 @@ def fig_sweep(ds: xr.Dataset):
     lo, hi = 0.2, 5.0
     for ax, letter in zip(axes, letters, strict=False):
         z = sp.sel(trace=letter).values.T  # latency x unit
-        im = ax.imshow(np.log2(np.clip(z, lo, hi)), origin="lower", cmap="RdBu", aspect="auto",
-                       vmin=np.log2(lo), vmax=np.log2(hi))
+        im = ax.imshow(
+            np.log2(np.clip(z, lo, hi)),
+            origin="lower",
+            cmap="RdBu",
+            aspect="auto",
+            vmin=np.log2(lo),
+            vmax=np.log2(hi),
+        )
         for (r, c), val in np.ndenumerate(z):
             ax.text(c, r, f"{val:.2f}", ha="center", va="center", fontsize=6)
         ax.set_xticks(range(sp.sizes["refresh_unit_pages"]), sp["refresh_unit_pages"].values)
