@@ -24,10 +24,13 @@ def reference(
     t_dirty,
     t_read,
     t_refresh,
+    prewritten=(),
 ):
     c = Counter()
     hist = Counter()
-    written, wear, chip_of = set(), Counter(), {}
+    written = set(prewritten)  # pages holding data before the trace (e.g. an install)
+    wear = Counter({p: 1 for p in written})
+    chip_of = {p: p % n_chips for p in written} if scheme == 1 else {}
     log = {}  # slot -> lpn (valid copies only)
     where = {}  # lpn -> log slot
     wear_log = Counter()

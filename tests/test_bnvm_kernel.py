@@ -132,6 +132,32 @@ def test_reads_break_fifo_write_rounds_and_use_read_latency():
     assert (c["clean_rounds"], c["read_rounds"], c["host_reads"]) == (1, 0, 1)
 
 
+def test_precondition_makes_installed_pages_dirty():
+    """Pages an install trace wrote are dirty on their next write; intervals are merged."""
+    from skftl.pcm.simulate import prepare_pages, written_intervals
+    from skftl.traces.requests import Requests, TraceMeta
+
+    def reqs(offsets_pages, sizes_pages, writes):
+        n = len(offsets_pages)
+        return Requests(
+            np.arange(n) * 10**6,
+            np.asarray(offsets_pages) * 4096,
+            np.asarray(sizes_pages) * 4096,
+            np.asarray(writes, bool),
+            TraceMeta("t", "test"),
+        )
+
+    install = reqs([10, 12, 20, 30], [4, 4, 2, 5], [True, True, True, False])
+    starts, ends = written_intervals(install, 4096)
+    assert starts.tolist() == [10, 20] and ends.tolist() == [16, 22]
+    dev = PCMDevice(n_chips=4, pages_per_block=8)
+    usage = reqs([14, 30], [4, 1], [True, True])  # pages 14,15 installed; 16,17,30 not
+    c = simulate(prepare_pages(usage, dev, precondition=install), dev, "static").counters
+    assert (c["dirty_pages"], c["clean_pages"]) == (2, 3)
+    c = simulate(prepare_pages(usage, dev), dev, "static").counters
+    assert (c["dirty_pages"], c["clean_pages"]) == (0, 5)
+
+
 def test_bad_config_is_a_clear_error():
     with pytest.raises(ConfigError, match="scheme"):
         simulate(paged([0]), DEV, "hybrid")
@@ -148,13 +174,14 @@ ops = st.lists(
 )
 
 
-def _trace(rows, n_chips, ppb):
+def _trace(rows, n_chips, ppb, pre=frozenset()):
     dev = PCMDevice(n_chips=n_chips, pages_per_block=ppb, t_refresh_ms=0.5)
     lpn = np.array([r[0] for r in rows], dtype=np.int64)
     w = np.array([r[1] for r in rows], dtype=bool)
     req = np.cumsum([r[2] > 0 for r in rows]).astype(np.int64) if rows else np.zeros(0, int)
     t = np.cumsum([r[3] if r[2] > 0 else 0 for r in rows]).astype(np.int64) if rows else req
-    return dev, paged_from_lpns(lpn, w, req, t, dev)
+    pre_ops = np.isin(lpn, np.array(sorted(pre), dtype=np.int64))
+    return dev, paged_from_lpns(lpn, w, req, t, dev, prewritten_ops=pre_ops)
 
 
 @settings(max_examples=150, deadline=None)
@@ -168,11 +195,12 @@ def _trace(rows, n_chips, ppb):
     log_rows=st.sampled_from([4, 8]),
     timeout=st.sampled_from([0, 150_000]),
     include_reads=st.booleans(),
+    pre=st.frozensets(st.integers(0, 40), max_size=20),
 )
 def test_kernel_matches_reference(
-    rows, scheme, grouping, idle_pick, n_chips, ppb, log_rows, timeout, include_reads
+    rows, scheme, grouping, idle_pick, n_chips, ppb, log_rows, timeout, include_reads, pre
 ):
-    dev, p = _trace(rows, n_chips, ppb)
+    dev, p = _trace(rows, n_chips, ppb, pre)
     sid = {"static": 0, "dynamic": 1, "block": 2, "static_full": 3}[scheme]
     units = log_rows // ppb
     args = (p.lpn, p.is_write, p.request, p.time_ns, p.block, sid, grouping, idle_pick, n_chips)
@@ -186,8 +214,9 @@ def test_kernel_matches_reference(
         dev.t_read_ns,
         dev.t_refresh_ns,
     )
-    cnt, wear, wear_log, hist = K.run_kernel(*args, p.n_lpn, *tail)
-    ref, ref_wear, ref_wear_log, ref_hist = reference(*args, *tail)
+    cnt, wear, wear_log, hist = K.run_kernel(*args, p.prewritten, *tail)
+    prewritten = np.flatnonzero(p.prewritten).tolist()
+    ref, ref_wear, ref_wear_log, ref_hist = reference(*args, *tail, prewritten=prewritten)
     got = dict(zip(K.COUNTER_NAMES, cnt.tolist(), strict=True))
     assert got == {name: ref.get(name, 0) for name in K.COUNTER_NAMES}
     assert {i: int(v) for i, v in enumerate(wear) if v} == dict(ref_wear)
@@ -203,5 +232,7 @@ def test_kernel_matches_reference(
     pages_in_rounds = sum(n * v for (n, _), v in ref_hist.items())
     assert pages_in_rounds == got["clean_pages"] + got["dirty_pages"] + got["flushed_pages"]
     assert got["clean_rounds"] + got["dirty_rounds"] == sum(ref_hist.values())
-    # wear: one write per data page write plus merge copies
-    assert int(wear.sum()) == got["clean_pages"] + got["dirty_pages"] + got["merge_pages"]
+    # wear: the install write of prewritten pages, one per data page write, merge copies
+    assert int(wear.sum()) == (
+        len(prewritten) + got["clean_pages"] + got["dirty_pages"] + got["merge_pages"]
+    )

@@ -253,7 +253,7 @@ def run_kernel(
     grouping,
     idle_pick,
     n_chips,
-    n_lpn,
+    prewritten,
     log_pages_per_chip,
     refresh_units,
     flush_timeout_ns,
@@ -267,15 +267,23 @@ def run_kernel(
 
     ``lpn`` dense logical page numbers (``lpn % n_chips`` is the static chip), ``block``
     the dense logical block of each operation (used by the block scheme), ``req`` the host
-    request of each operation, ``t_ns`` non-decreasing arrival times. Returns
+    request of each operation, ``t_ns`` non-decreasing arrival times; ``prewritten[p]``
+    (one entry per dense page) marks pages holding data before the trace starts (e.g. an
+    app's install): they count one write of wear, their next write is dirty, and dynamic
+    mapping has them on their static chip (installed on an idle device). Returns
     ``(counters, wear_data, wear_log, hist)`` where ``hist[n, d]`` counts write rounds of
     ``n`` pages of which ``d`` were dirty.
     """
     cnt = np.zeros(N_COUNTERS, np.int64)
     hist = np.zeros((n_chips + 1, n_chips + 1), np.int64)
     rs = np.zeros(6, np.int64)
-    wear_data = np.zeros(n_lpn, np.int32)
+    n_lpn = prewritten.shape[0]
+    wear_data = prewritten.astype(np.int32)
     chip_of = np.full(n_lpn if scheme == 1 else 0, -1, np.int8)
+    if scheme == 1:
+        for p in range(n_lpn):
+            if prewritten[p]:
+                chip_of[p] = p % n_chips
     full = scheme == 3
     log_rows = log_pages_per_chip if full else 0
     log_lpn = np.full(log_rows * n_chips, -1, np.int64)

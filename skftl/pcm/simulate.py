@@ -10,7 +10,7 @@ import numpy as np
 from skftl.pcm import kernel as K
 from skftl.pcm.device import PCMDevice
 from skftl.pcm.schemes import GROUPINGS, IDLE_PICKS, SCHEMES, LogPolicy, lookup
-from skftl.traces.pages import expand_to_pages
+from skftl.traces.pages import expand_to_pages, page_span
 from skftl.traces.requests import Requests
 
 
@@ -26,23 +26,52 @@ class PagedTrace:
     is_write: np.ndarray
     request: np.ndarray
     time_ns: np.ndarray
-    n_lpn: int
+    prewritten: np.ndarray  # bool per dense page: holds data before the trace starts
     n_chips: int
     pages_per_block: int
 
     def __len__(self) -> int:
         return len(self.lpn)
 
+    @property
+    def n_lpn(self) -> int:
+        return len(self.prewritten)
 
-def prepare_pages(requests: Requests, device: PCMDevice) -> PagedTrace:
-    """Split requests into page operations and renumber them for the kernel."""
+
+def written_intervals(requests: Requests, page_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Disjoint sorted page intervals ``[start, end)`` written by ``requests`` -- the state
+    a preconditioning trace (e.g. an app install) leaves, without expanding it to pages."""
+    w = requests[requests.is_write]
+    first, count = page_span(w, page_size)
+    if not len(first):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    order = np.argsort(first, kind="stable")
+    s, e = first[order], (first + count)[order]
+    reach = np.maximum.accumulate(e)
+    new = np.ones(len(s), bool)
+    new[1:] = s[1:] > reach[:-1]  # a gap before this interval starts a new merged one
+    idx = np.flatnonzero(new)
+    return s[idx], np.append(reach[idx[1:] - 1], reach[-1])
+
+
+def prepare_pages(
+    requests: Requests, device: PCMDevice, precondition: Requests | None = None
+) -> PagedTrace:
+    """Split requests into page operations and renumber them for the kernel; pages written
+    by ``precondition`` (replayed for state only, not timed) start as written."""
     ops = expand_to_pages(requests, device.page_size)
+    pre = None
+    if precondition is not None:
+        starts, ends = written_intervals(precondition, device.page_size)
+        k = np.searchsorted(starts, ops.lpn, side="right") - 1
+        pre = (k >= 0) & (ops.lpn < ends[np.maximum(k, 0)]) if len(starts) else None
     return paged_from_lpns(
         ops.lpn,
         ops.is_write,
         ops.request,
         np.maximum.accumulate(ops.time_ns) if len(ops) else ops.time_ns,
         device,
+        prewritten_ops=pre,
     )
 
 
@@ -52,8 +81,10 @@ def paged_from_lpns(
     request: np.ndarray,
     time_ns: np.ndarray,
     device: PCMDevice,
+    prewritten_ops: np.ndarray | None = None,
 ) -> PagedTrace:
-    """Dense renumbering of raw logical page numbers (see ``PagedTrace``)."""
+    """Dense renumbering of raw logical page numbers (see ``PagedTrace``);
+    ``prewritten_ops[i]`` marks operation ``i``'s page as holding data before the trace."""
     c = device.n_chips
     lpn = np.asarray(lpn, dtype=np.int64)
     if len(lpn) and lpn.min() < 0:
@@ -61,13 +92,16 @@ def paged_from_lpns(
     units, inv = np.unique(lpn // c, return_inverse=True)
     dense = inv.astype(np.int64) * c + lpn % c
     _, block = np.unique(lpn // device.pages_per_block, return_inverse=True)
+    prewritten = np.zeros(len(units) * c, np.bool_)
+    if prewritten_ops is not None:
+        prewritten[dense[np.asarray(prewritten_ops, dtype=bool)]] = True
     return PagedTrace(
         lpn=np.ascontiguousarray(dense),
         block=np.ascontiguousarray(block.astype(np.int64)),
         is_write=np.ascontiguousarray(is_write, dtype=np.bool_),
         request=np.ascontiguousarray(request, dtype=np.int64),
         time_ns=np.ascontiguousarray(time_ns, dtype=np.int64),
-        n_lpn=int(len(units) * c),
+        prewritten=prewritten,
         n_chips=c,
         pages_per_block=device.pages_per_block,
     )
@@ -137,7 +171,7 @@ def simulate(
         lookup(GROUPINGS, grouping, "grouping"),
         lookup(IDLE_PICKS, idle_pick, "idle_pick"),
         device.n_chips,
-        pages.n_lpn,
+        pages.prewritten,
         log.log_pages_per_chip,
         units,
         round(log.flush_timeout_ms * 1e6),

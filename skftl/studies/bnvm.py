@@ -18,7 +18,7 @@ import yaml
 
 import skftl
 from skftl.config import trace_dirs
-from skftl.errors import ConfigError
+from skftl.errors import ConfigError, UnknownTraceError
 from skftl.pcm import GROUPINGS, IDLE_PICKS, LogPolicy, PCMDevice, prepare_pages, simulate
 from skftl.pcm.simulate import PCMResult
 from skftl.pipeline import _cache_dir, _raw_dir
@@ -54,6 +54,24 @@ def _load_workload(letter: str, sec: dict, cfg: dict) -> Requests:
     )
     n = sec.get("n_requests")
     return req.head(int(n)) if n else req
+
+
+def _load_precondition(req: Requests, sec: dict, cfg: dict) -> Requests | None:
+    """The install trace to replay (state only) before real trace ``req``, if configured and
+    found; never for synthetic traces."""
+    name = (sec.get("preconditions", {}) or {}).get(req.meta.name)
+    if req.meta.synthetic or not sec.get("precondition") or not name:
+        return None
+    try:
+        return workload(
+            name,
+            candidates=[name],
+            trace_dirs=[*trace_dirs(cfg), _raw_dir(cfg)],
+            cache_dir=_cache_dir(cfg),
+            allow_synthetic=False,
+        )
+    except UnknownTraceError:
+        return None
 
 
 def _options(sec: dict) -> dict[str, Any]:
@@ -131,7 +149,7 @@ def run(cfg: dict, progress: bool = True) -> xr.Dataset:
     sw = np.zeros((len(letters), len(ppbs), len(lats)))
     sw_merges = np.zeros((len(letters), len(ppbs)))
     sw_base = np.zeros((len(letters), len(ppbs)))
-    labels, names, shas, synth, durations = [], [], [], [], []
+    labels, names, shas, synth, durations, precond = [], [], [], [], [], []
     bar = tqdm(letters, desc="bnvm", disable=not progress)
     for i, letter in enumerate(bar):
         req = _load_workload(letter, sec, cfg)
@@ -139,7 +157,9 @@ def run(cfg: dict, progress: bool = True) -> xr.Dataset:
         names.append(req.meta.name)
         shas.append(req.meta.sha256)
         synth.append(bool(req.meta.synthetic))
-        pages = prepare_pages(req, device)
+        pre = _load_precondition(req, sec, cfg)
+        precond.append(pre.meta.name if pre is not None else "")
+        pages = prepare_pages(req, device, precondition=pre)
         t = pages.time_ns
         duration = float(t[-1] - t[0]) * 1e-9 if len(t) else 0.0
         durations.append(duration)
@@ -205,6 +225,7 @@ def run(cfg: dict, progress: bool = True) -> xr.Dataset:
                     sw_base[i, a] = res.total_time_s - res.refresh_time_s
     return _dataset(
         cfg,
+        precond,
         sec,
         device,
         letters,
@@ -228,6 +249,7 @@ def run(cfg: dict, progress: bool = True) -> xr.Dataset:
 
 def _dataset(
     cfg,
+    precond,
     sec,
     device,
     letters,
@@ -358,6 +380,7 @@ def _dataset(
             "label": ("trace", labels),
             "source": ("trace", names),
             "synthetic": ("trace", np.array(synth)),
+            "precondition": ("trace", precond),
         },
     )
     ds.attrs.update(
