@@ -25,6 +25,7 @@ def tiny_cfg(monkeypatch, tmp_path):
         "refresh_unit_pages": [4, 8],
         "refresh_ms": [0.01, 100.0],
         "log_units_per_chip": 1,
+        "log_pages_per_chip": [8, 16],
     }
     return cfg
 

@@ -20,7 +20,7 @@ import skftl
 from skftl.config import trace_dirs
 from skftl.errors import ConfigError, UnknownTraceError
 from skftl.pcm import GROUPINGS, IDLE_PICKS, LogPolicy, PCMDevice, prepare_pages, simulate
-from skftl.pcm.simulate import PCMResult
+from skftl.pcm.simulate import PagedTrace, PCMResult
 from skftl.pipeline import _cache_dir, _raw_dir
 from skftl.traces import workload
 from skftl.traces.requests import Requests
@@ -101,270 +101,221 @@ def _wear(res: PCMResult, duration_s: float) -> tuple[int, float, float]:
     return mx, mean, life
 
 
+# output variables: name -> (dimensions after "trace", units, long name)
+VARS: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "parallel_clean_writes": (("scheme",), "1", "parallel clean writes (incl. buffer flushes)"),
+    "parallel_dirty_writes": (
+        ("scheme",),
+        "1",
+        "parallel dirty writes (static+full: merge copies of eq. 1)",
+    ),
+    "write_time": (("scheme",), "s", "parallel writes x their latency"),
+    "merges": (("scheme",), "1", "log merges"),
+    "merge_copy_time": (("scheme",), "s", "merge copies: t_dirty x M_valid_pages"),
+    "refresh_time": (("scheme",), "s", "log refresh: t_refresh x refresh_units"),
+    "total_time": (("scheme",), "s", "write + merge copy + refresh time"),
+    "clean_page_writes": (("scheme",), "1", "host page writes done as clean writes"),
+    "dirty_page_writes": (("scheme",), "1", "host page writes done as dirty writes"),
+    "buffered_page_writes": (("scheme",), "1", "host page writes put in the log buffer"),
+    "buffer_flushes": (("scheme",), "1", "buffer flushes to the log area"),
+    "parallel_reads": (("scheme",), "1", "parallel page reads"),
+    "host_page_writes": (("scheme",), "1", "host page writes"),
+    "host_page_reads": (("scheme",), "1", "host page reads"),
+    "max_wear": (("scheme",), "cycles", "most writes+refreshes of any page"),
+    "mean_wear": (("scheme",), "cycles", "mean writes of written data pages"),
+    "lifetime": (
+        ("scheme",),
+        "years",
+        "years until the hottest page reaches the cycle limit, trace repeated back to back",
+    ),
+    "round_hist": (
+        ("scheme", "round_pages", "round_dirty"),
+        "1",
+        "write rounds by pages and dirty pages",
+    ),
+    "sensitivity_dynamic_vs_static": (
+        ("grouping", "idle_pick"),
+        "1",
+        "dynamic / static total write time under each reading",
+    ),
+    "risk_residency_max": (
+        ("flush_timeout_ms",),
+        "s",
+        "longest time an update sat in the volatile buffer before its flush was issued",
+    ),
+    "risk_residency_mean": (
+        ("flush_timeout_ms",),
+        "s",
+        "mean time an update sat in the volatile buffer",
+    ),
+    "risk_bytes_mean": (
+        ("flush_timeout_ms",),
+        "B",
+        "time-averaged bytes in the volatile buffer",
+    ),
+    "risk_total_time": (
+        ("flush_timeout_ms",),
+        "s",
+        "static+full total time with this flush timeout",
+    ),
+    "risk_timeout_flushes": (
+        ("flush_timeout_ms",),
+        "1",
+        "flushes of a partly filled buffer by timeout",
+    ),
+    "sweep_total_time": (
+        ("refresh_unit_pages", "refresh_ms"),
+        "s",
+        "static+full total time, log = sweep.log_units_per_chip refresh units per chip",
+    ),
+    "breakeven_refresh_ms": (
+        ("refresh_unit_pages",),
+        "ms",
+        "refresh latency below which static+full beats static (<0: never; inf: no merge)",
+    ),
+    "log_breakeven_refresh_ms": (
+        ("log_pages_per_chip",),
+        "ms",
+        "refresh latency below which static+full beats static, by log size "
+        "(device refresh unit; <0: never; inf: no merge)",
+    ),
+    "log_speedup": (
+        ("log_pages_per_chip",),
+        "1",
+        "static total time / static+full total time, by log size (device refresh latency)",
+    ),
+    "duration": ((), "s", "trace duration (monotonic arrival span)"),
+}
+
+
+def _breakeven_ms(static_total: float, res: PCMResult) -> float:
+    """Refresh latency (ms) at which static+full's total time equals static's: the total is
+    affine in the latency (merge count barely moves with it). Negative: never pays off."""
+    per_ms = res.counters["merges"] * res.refresh_units * 1e-3  # s of refresh per ms latency
+    base = res.total_time_s - res.refresh_time_s
+    if per_ms == 0:
+        return np.inf if base <= static_total else np.nan
+    return (static_total - base) / per_ms
+
+
+def _simulate_trace(
+    pages: PagedTrace, device: PCMDevice, log: LogPolicy, sec: dict
+) -> dict[str, Any]:
+    """Every run of the study on one paged trace -> {variable: value without "trace"}."""
+    opts = _options(sec)
+    t = pages.time_ns
+    duration = float(t[-1] - t[0]) * 1e-9 if len(t) else 0.0
+    out: dict[str, Any] = {"duration": duration}
+    per_scheme: dict[str, list] = {k: [] for k, v in VARS.items() if v[0][:1] == ("scheme",)}
+    for scheme in SCHEMES:
+        res = simulate(pages, device, scheme, log=log, **opts)
+        c = res.counters
+        clean, dirty = parallel_writes(res, scheme)
+        wear = _wear(res, duration)
+        vals = {
+            "parallel_clean_writes": clean,
+            "parallel_dirty_writes": dirty,
+            "write_time": res.write_time_s,
+            "merges": c["merges"],
+            "merge_copy_time": res.merge_copy_time_s,
+            "refresh_time": res.refresh_time_s,
+            "total_time": res.total_time_s,
+            "clean_page_writes": c["clean_pages"],
+            "dirty_page_writes": c["dirty_pages"],
+            "buffered_page_writes": c["buffered"],
+            "buffer_flushes": c["flushes"],
+            "parallel_reads": c["read_rounds"],
+            "host_page_writes": c["host_writes"],
+            "host_page_reads": c["host_reads"],
+            "max_wear": wear[0],
+            "mean_wear": wear[1],
+            "lifetime": wear[2],
+            "round_hist": res.round_hist,
+        }
+        for k, val in vals.items():
+            per_scheme[k].append(val)
+    out.update({k: np.array(v) for k, v in per_scheme.items()})
+    static_total = out["total_time"][SCHEMES.index("static")]
+
+    reads = {"include_reads": opts["include_reads"]}
+    sens = np.zeros((len(GROUPINGS), len(IDLE_PICKS)))
+    for a, grouping in enumerate(GROUPINGS):
+        base = simulate(pages, device, "static", grouping=grouping, **reads)
+        for b, pick in enumerate(IDLE_PICKS):
+            dyn = simulate(pages, device, "dynamic", grouping=grouping, idle_pick=pick, **reads)
+            sens[a, b] = dyn.write_time_s / base.write_time_s
+    out["sensitivity_dynamic_vs_static"] = sens
+
+    risk: dict[str, list] = {k: [] for k in VARS if k.startswith("risk_")}
+    for tmo in sec["risk_timeouts_ms"]:
+        lg = dataclasses.replace(log, flush_timeout_ms=float(tmo))
+        res = simulate(pages, device, "static_full", log=lg, **opts)
+        c = res.counters
+        risk["risk_residency_max"].append(c["residency_max_ns"] * 1e-9)
+        risk["risk_residency_mean"].append(c["residency_sum_ns"] * 1e-9 / max(c["buffered"], 1))
+        span = float(t[-1]) if len(t) else 0.0
+        risk["risk_bytes_mean"].append(
+            c["residency_sum_ns"] * device.page_size / span if span > 0 else 0.0
+        )
+        risk["risk_total_time"].append(res.total_time_s)
+        risk["risk_timeout_flushes"].append(c["timeout_flushes"])
+    out.update({k: np.array(v) for k, v in risk.items()})
+
+    sweep = sec["sweep"]
+    ppbs, lats = sweep["refresh_unit_pages"], sweep["refresh_ms"]
+    total = np.zeros((len(ppbs), len(lats)))
+    breakeven = np.zeros(len(ppbs))
+    fastest = int(np.argmin(lats))  # break-even solved from the run closest to a free refresh
+    for a, ppb in enumerate(ppbs):
+        lg = LogPolicy(log_pages_per_chip=int(ppb) * int(sweep["log_units_per_chip"]))
+        for b, lat in enumerate(lats):
+            dev = dataclasses.replace(device, pages_per_block=int(ppb), t_refresh_ms=float(lat))
+            res = simulate(pages, dev, "static_full", log=lg, **opts)
+            total[a, b] = res.total_time_s
+            if b == fastest:
+                breakeven[a] = _breakeven_ms(static_total, res)
+    out["sweep_total_time"] = total
+    out["breakeven_refresh_ms"] = breakeven
+    be, speed = [], []
+    for pages_per_chip in sweep["log_pages_per_chip"]:
+        lg = dataclasses.replace(log, log_pages_per_chip=int(pages_per_chip))
+        res = simulate(pages, device, "static_full", log=lg, **opts)
+        be.append(_breakeven_ms(static_total, res))
+        speed.append(static_total / res.total_time_s)
+    out["log_breakeven_refresh_ms"] = np.array(be)
+    out["log_speedup"] = np.array(speed)
+    return out
+
+
 def run(cfg: dict, progress: bool = True) -> xr.Dataset:
-    """Simulate every scheme on traces A-F, the buffer-timeout (data at risk) variants and
-    the refresh sweep; return one dataset."""
+    """Simulate every scheme on traces A-F, the buffer-timeout (data at risk) variants, the
+    reading sensitivity and the refresh / log-size sweeps; return one dataset."""
+    from tqdm.auto import tqdm
+
     sec = cfg.get("bnvm")
     if not sec:
         raise ConfigError("config has no 'bnvm' section")
     device = PCMDevice.from_config(sec["device"])
     log = LogPolicy.from_config(sec["log"])
-    opts = _options(sec)
-    sweep = sec["sweep"]
-    ppbs = [int(x) for x in sweep["refresh_unit_pages"]]
-    lats = [float(x) for x in sweep["refresh_ms"]]
-    timeouts = [float(x) for x in sec["risk_timeouts_ms"]]
     letters = list(sec.get("traces", LETTERS))
-    from tqdm.auto import tqdm
-
-    shape = (len(letters), len(SCHEMES))
-    v: dict[str, np.ndarray] = {
-        k: np.zeros(shape)
-        for k in (
-            "clean",
-            "dirty",
-            "write_time",
-            "merges",
-            "merge_time",
-            "refresh_time",
-            "total_time",
-            "clean_pages",
-            "dirty_pages",
-            "buffered",
-            "flushes",
-            "read_rounds",
-            "host_writes",
-            "host_reads",
-            "max_wear",
-            "mean_wear",
-            "lifetime",
-        )
-    }
-    hist = np.zeros((*shape, device.n_chips + 1, device.n_chips + 1), np.int64)
-    risk = {
-        k: np.zeros((len(letters), len(timeouts)))
-        for k in ("res_max", "res_mean", "bytes_mean", "risk_total", "risk_flushes")
-    }
-    sens = np.zeros((len(letters), len(GROUPINGS), len(IDLE_PICKS)))
-    sw = np.zeros((len(letters), len(ppbs), len(lats)))
-    sw_merges = np.zeros((len(letters), len(ppbs)))
-    sw_base = np.zeros((len(letters), len(ppbs)))
-    labels, names, shas, synth, durations, precond = [], [], [], [], [], []
-    bar = tqdm(letters, desc="bnvm", disable=not progress)
-    for i, letter in enumerate(bar):
+    per_trace, metas, precond = [], [], []
+    for letter in tqdm(letters, desc="bnvm", disable=not progress):
         req = _load_workload(letter, sec, cfg)
-        labels.append(req.meta.label)
-        names.append(req.meta.name)
-        shas.append(req.meta.sha256)
-        synth.append(bool(req.meta.synthetic))
         pre = _load_precondition(req, sec, cfg)
+        metas.append(req.meta)
         precond.append(pre.meta.name if pre is not None else "")
         pages = prepare_pages(req, device, precondition=pre)
-        t = pages.time_ns
-        duration = float(t[-1] - t[0]) * 1e-9 if len(t) else 0.0
-        durations.append(duration)
-        for j, scheme in enumerate(SCHEMES):
-            res = simulate(pages, device, scheme, log=log, **opts)
-            c = res.counters
-            v["clean"][i, j], v["dirty"][i, j] = parallel_writes(res, scheme)
-            v["write_time"][i, j] = res.write_time_s
-            v["merges"][i, j] = c["merges"]
-            v["merge_time"][i, j] = res.merge_copy_time_s
-            v["refresh_time"][i, j] = res.refresh_time_s
-            v["total_time"][i, j] = res.total_time_s
-            for key in (
-                "clean_pages",
-                "dirty_pages",
-                "buffered",
-                "flushes",
-                "read_rounds",
-                "host_writes",
-                "host_reads",
-            ):
-                v[key][i, j] = c[key]
-            v["max_wear"][i, j], v["mean_wear"][i, j], v["lifetime"][i, j] = _wear(res, duration)
-            hist[i, j] = res.round_hist
-        for a, grouping in enumerate(GROUPINGS):
-            base = simulate(
-                pages, device, "static", grouping=grouping, include_reads=opts["include_reads"]
-            )
-            for b, pick in enumerate(IDLE_PICKS):
-                dyn = simulate(
-                    pages,
-                    device,
-                    "dynamic",
-                    grouping=grouping,
-                    idle_pick=pick,
-                    include_reads=opts["include_reads"],
-                )
-                sens[i, a, b] = dyn.write_time_s / base.write_time_s
-        for k, tmo in enumerate(timeouts):
-            res = simulate(
-                pages,
-                device,
-                "static_full",
-                log=dataclasses.replace(log, flush_timeout_ms=tmo),
-                **opts,
-            )
-            c = res.counters
-            risk["res_max"][i, k] = c["residency_max_ns"] * 1e-9
-            risk["res_mean"][i, k] = c["residency_sum_ns"] * 1e-9 / max(c["buffered"], 1)
-            risk["bytes_mean"][i, k] = (
-                c["residency_sum_ns"] * device.page_size / t[-1] if len(t) and t[-1] > 0 else 0.0
-            )
-            risk["risk_total"][i, k] = res.total_time_s
-            risk["risk_flushes"][i, k] = c["timeout_flushes"]
-        for a, ppb in enumerate(ppbs):
-            for b, lat in enumerate(lats):
-                dev = dataclasses.replace(device, pages_per_block=ppb, t_refresh_ms=lat)
-                lg = LogPolicy(log_pages_per_chip=ppb * int(sweep["log_units_per_chip"]))
-                res = simulate(pages, dev, "static_full", log=lg, **opts)
-                sw[i, a, b] = res.total_time_s
-                if b == 0:
-                    sw_merges[i, a] = res.counters["merges"] * res.refresh_units
-                    sw_base[i, a] = res.total_time_s - res.refresh_time_s
-    return _dataset(
-        cfg,
-        precond,
-        sec,
-        device,
-        letters,
-        labels,
-        names,
-        shas,
-        synth,
-        durations,
-        v,
-        hist,
-        risk,
-        timeouts,
-        sens,
-        sw,
-        sw_merges,
-        sw_base,
-        ppbs,
-        lats,
-    )
-
-
-def _dataset(
-    cfg,
-    precond,
-    sec,
-    device,
-    letters,
-    labels,
-    names,
-    shas,
-    synth,
-    durations,
-    v,
-    hist,
-    risk,
-    timeouts,
-    sens,
-    sw,
-    sw_merges,
-    sw_base,
-    ppbs,
-    lats,
-) -> xr.Dataset:
-    ts = ("trace", "scheme")
-    spec = {
-        "clean": ("parallel_clean_writes", "1", "parallel clean writes (incl. buffer flushes)"),
-        "dirty": (
-            "parallel_dirty_writes",
-            "1",
-            "parallel dirty writes (static+full: merge copies of eq. 1)",
-        ),
-        "write_time": ("write_time", "s", "parallel writes x their latency"),
-        "merges": ("merges", "1", "log merges"),
-        "merge_time": ("merge_copy_time", "s", "merge copies: t_dirty x M_valid_pages"),
-        "refresh_time": ("refresh_time", "s", "log refresh: t_refresh x refresh_units"),
-        "total_time": ("total_time", "s", "write + merge copy + refresh time"),
-        "clean_pages": ("clean_page_writes", "1", "host page writes done as clean writes"),
-        "dirty_pages": ("dirty_page_writes", "1", "host page writes done as dirty writes"),
-        "buffered": ("buffered_page_writes", "1", "host page writes put in the log buffer"),
-        "flushes": ("buffer_flushes", "1", "buffer flushes to the log area"),
-        "read_rounds": ("parallel_reads", "1", "parallel page reads"),
-        "host_writes": ("host_page_writes", "1", "host page writes"),
-        "host_reads": ("host_page_reads", "1", "host page reads"),
-        "max_wear": ("max_wear", "cycles", "most writes+refreshes of any page"),
-        "mean_wear": ("mean_wear", "cycles", "mean writes of written data pages"),
-        "lifetime": (
-            "lifetime",
-            "years",
-            "years until the hottest page reaches the cycle limit, trace repeated back to back",
-        ),
+        per_trace.append(_simulate_trace(pages, device, log, sec))
+    sweep = sec["sweep"]
+    data = {
+        name: (
+            ("trace", *dims),
+            np.stack([np.asarray(r[name]) for r in per_trace]),
+            {"units": units, "long_name": long_name},
+        )
+        for name, (dims, units, long_name) in VARS.items()
     }
-    data = {name: (ts, v[k], {"units": u, "long_name": ln}) for k, (name, u, ln) in spec.items()}
     n = device.n_chips + 1
-    data["round_hist"] = (
-        ("trace", "scheme", "round_pages", "round_dirty"),
-        hist,
-        {"units": "1", "long_name": "write rounds by pages and dirty pages"},
-    )
-    tr = ("trace", "flush_timeout_ms")
-    data["risk_residency_max"] = (
-        tr,
-        risk["res_max"],
-        {"units": "s", "long_name": "longest time an update sat in the volatile buffer"},
-    )
-    data["risk_residency_mean"] = (
-        tr,
-        risk["res_mean"],
-        {"units": "s", "long_name": "mean time an update sat in the volatile buffer"},
-    )
-    data["risk_bytes_mean"] = (
-        tr,
-        risk["bytes_mean"],
-        {"units": "B", "long_name": "time-averaged bytes in the volatile buffer"},
-    )
-    data["risk_total_time"] = (
-        tr,
-        risk["risk_total"],
-        {"units": "s", "long_name": "static+full total time with this flush timeout"},
-    )
-    data["risk_timeout_flushes"] = (
-        tr,
-        risk["risk_flushes"],
-        {"units": "1", "long_name": "flushes of a partly filled buffer by timeout"},
-    )
-    data["sensitivity_dynamic_vs_static"] = (
-        ("trace", "grouping", "idle_pick"),
-        sens,
-        {"units": "1", "long_name": "dynamic / static total write time under each reading"},
-    )
-    sd = ("trace", "refresh_unit_pages", "refresh_ms")
-    data["sweep_total_time"] = (
-        sd,
-        sw,
-        {"units": "s", "long_name": "static+full total time (log = log_units_per_chip units)"},
-    )
-    static_total = v["total_time"][:, SCHEMES.index("static")]
-    data["sweep_speedup"] = (
-        sd,
-        static_total[:, None, None] / sw,
-        {"units": "1", "long_name": "static total time / static+full total time"},
-    )
-    # total time is affine in t_refresh (merges barely move with it): solve for break-even
-    with np.errstate(divide="ignore", invalid="ignore"):
-        be = (static_total[:, None] - sw_base) / sw_merges * 1e3
-    be = np.where(sw_merges > 0, be, np.where(sw_base <= static_total[:, None], np.inf, np.nan))
-    data["breakeven_refresh_ms"] = (
-        ("trace", "refresh_unit_pages"),
-        be,
-        {
-            "units": "ms",
-            "long_name": "refresh latency below which static+full beats static "
-            "(<0: never; inf: no merge happened)",
-        },
-    )
-    data["duration"] = (
-        ("trace",),
-        np.array(durations),
-        {"units": "s", "long_name": "trace duration (monotonic arrival span)"},
-    )
     ds = xr.Dataset(
         data,
         coords={
@@ -372,23 +323,28 @@ def _dataset(
             "scheme": list(SCHEMES),
             "round_pages": np.arange(n),
             "round_dirty": np.arange(n),
-            "flush_timeout_ms": timeouts,
-            "refresh_unit_pages": ppbs,
-            "refresh_ms": lats,
             "grouping": list(GROUPINGS),
             "idle_pick": list(IDLE_PICKS),
-            "label": ("trace", labels),
-            "source": ("trace", names),
-            "synthetic": ("trace", np.array(synth)),
+            "flush_timeout_ms": [float(x) for x in sec["risk_timeouts_ms"]],
+            "refresh_unit_pages": [int(x) for x in sweep["refresh_unit_pages"]],
+            "refresh_ms": [float(x) for x in sweep["refresh_ms"]],
+            "log_pages_per_chip": [int(x) for x in sweep["log_pages_per_chip"]],
+            "label": ("trace", [m.label for m in metas]),
+            "source": ("trace", [m.name for m in metas]),
+            "synthetic": ("trace", np.array([bool(m.synthetic) for m in metas])),
             "precondition": ("trace", precond),
         },
+    )
+    static_total = ds["total_time"].sel(scheme="static")
+    ds["sweep_speedup"] = (static_total / ds["sweep_total_time"]).assign_attrs(
+        units="1", long_name="static total time / static+full total time"
     )
     ds.attrs.update(
         study="bnvm",
         config=yaml.safe_dump({"bnvm": sec, "seed": cfg["seed"]}, sort_keys=False),
         skftl_version=skftl.__version__,
-        trace_sha256=yaml.safe_dump(dict(zip(letters, shas, strict=True))),
-        trace_labels=yaml.safe_dump(dict(zip(letters, labels, strict=True))),
+        trace_sha256=yaml.safe_dump({x: m.sha256 for x, m in zip(letters, metas, strict=True)}),
+        trace_labels=yaml.safe_dump({x: m.label for x, m in zip(letters, metas, strict=True)}),
         buffer_bytes=device.n_chips * device.page_size,
     )
     return ds

@@ -151,3 +151,20 @@ def fig_sweep(ds: xr.Dataset):
     cax = fig.add_axes((0.89, 0.25, 0.015, 0.5))
     fig.colorbar(im, cax=cax, label="log2 speedup of static+full over static")
     return fig
+
+
+def fig_log_size(ds: xr.Dataset):
+    """static total time / static + full total time against the log size per chip, at the
+    device's refresh unit and latency (> 1: the log policy pays off)."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.2))
+    sizes = ds["log_pages_per_chip"].values
+    for letter in ds["trace"].values:
+        ax.plot(sizes, ds["log_speedup"].sel(trace=letter), "o-", label=letter)
+    ax.axhline(1, color="k", lw=0.8)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sizes, [str(s) for s in sizes])
+    ax.set_xlabel("log area per chip (pages)")
+    ax.set_ylabel("static / static+full total time")
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    return fig
