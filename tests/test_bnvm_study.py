@@ -65,7 +65,7 @@ def test_figures_draw(tiny_cfg):
     ds = bnvm.run(tiny_cfg, progress=False)
     for fig in (
         figs.fig_counts(ds, ("static", "dynamic")),
-        figs.fig_counts(ds, ("static", "static_full"), extra=("merges",)),
+        figs.fig_counts(ds, ("static", "static_full")),
         figs.fig_time_breakdown(ds, ("static", "dynamic", "static_full")),
         figs.fig_wear(ds),
         figs.fig_risk(ds),

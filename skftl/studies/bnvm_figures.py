@@ -24,22 +24,29 @@ def _title(ds: xr.Dataset, letter: str) -> str:
     return f"Trace {letter}: {ds['label'].sel(trace=letter).item()}"
 
 
-def fig_counts(ds: xr.Dataset, schemes: tuple[str, str], extra: tuple[str, ...] = ()):
-    """Per trace: parallel clean / dirty / total writes (and ``extra`` count variables) of
-    two schemes side by side; the title gives each scheme's total time."""
+def fig_counts(ds: xr.Dataset, schemes: tuple[str, str]):
+    """Per trace: parallel clean / dirty / total writes of two schemes side by side; the
+    title gives each scheme's total time (and, for static + full, its merges and refresh
+    time, too few / too large to share the count axis)."""
     fig, letters, axes = _panels(ds)
-    cats = ["clean", "dirty", "total", *extra]
+    cats = ["clean", "dirty", "total"]
     x = np.arange(len(cats))
     for ax, letter in zip(axes, letters, strict=False):
-        times = []
+        notes = []
         for k, scheme in enumerate(schemes):
             sel = ds.sel(trace=letter, scheme=scheme)
             c, d = float(sel["parallel_clean_writes"]), float(sel["parallel_dirty_writes"])
-            vals = [c, d, c + d, *(float(sel[e]) for e in extra)]
-            ax.bar(x + (k - 0.5) * 0.4, vals, 0.4, color=COLORS[scheme], label=NAMES[scheme])
-            times.append(f"{NAMES[scheme]} {float(sel['total_time']):.3g} s")
+            ax.bar(
+                x + (k - 0.5) * 0.4, [c, d, c + d], 0.4, color=COLORS[scheme], label=NAMES[scheme]
+            )
+            note = f"{NAMES[scheme]} {float(sel['total_time']):.3g} s"
+            if scheme == "static_full":
+                note += (
+                    f" ({int(sel['merges'])} merges, refresh {float(sel['refresh_time']):.3g} s)"
+                )
+            notes.append(note)
         ax.set_xticks(x, cats)
-        ax.set_title(_title(ds, letter) + "\n" + ", ".join(times), fontsize=7)
+        ax.set_title(_title(ds, letter) + "\n" + ", ".join(notes), fontsize=6.5)
         ax.ticklabel_format(axis="y", style="sci", scilimits=(0, 3))
     axes[0].legend()
     fig.tight_layout()
