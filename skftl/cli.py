@@ -1,0 +1,89 @@
+"""The ``skftl`` command. Each package contributes subcommands through a
+``register(subparsers)`` function; a contributing module that is not present is skipped."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from skftl import __version__
+from skftl.errors import SkftlError
+
+#: modules with a register(subparsers) function, in the order their commands are listed
+REGISTRARS = (
+    "skftl.traces.cli",
+    "skftl.studies.cli",
+    "skftl.studies.traces",
+    "skftl.pipeline",
+)
+
+
+def _global_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument(
+        "--trace-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="folder with user-placed traces (repeatable; searched before SKFTL_TRACE_DIRS "
+        "and the config's traces.trace_dirs)",
+    )
+    parser.add_argument(
+        "--cache-dir", default=None, help="trace cache folder (default: config or data/cache)"
+    )
+    parser.add_argument("--config", default=None, help="config file (default config/config.yaml)")
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="skftl",
+        description="Reproducible FTL and storage-media research toolkit. The global options "
+        "may also follow the subcommand.",
+    )
+    parser.add_argument("--version", action="version", version=f"skftl {__version__}")
+    _global_options(parser)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in REGISTRARS:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:  # a real missing dependency, not an absent module
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def _apply_global_options(args: argparse.Namespace) -> None:
+    """Make --trace-dir / --cache-dir visible to every subcommand (they read the
+    environment through skftl.config / skftl.traces.cache)."""
+    from skftl.traces.registry import require_dirs
+
+    env_dirs = [p for p in os.environ.get("SKFTL_TRACE_DIRS", "").split(os.pathsep) if p]
+    require_dirs([*args.trace_dir, *env_dirs])
+    if args.trace_dir:
+        os.environ["SKFTL_TRACE_DIRS"] = os.pathsep.join([*args.trace_dir, *env_dirs])
+    if args.cache_dir:
+        os.environ["SKFTL_CACHE_DIR"] = args.cache_dir
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    # global options are accepted anywhere on the line: take them out first
+    known, rest = _global_options(argparse.ArgumentParser(add_help=False)).parse_known_args(argv)
+    args = parser.parse_args(rest)
+    args.trace_dir = [*known.trace_dir, *args.trace_dir]
+    args.cache_dir = args.cache_dir or known.cache_dir
+    args.config = args.config or known.config
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        _apply_global_options(args)
+        return int(args.func(args) or 0)
+    except SkftlError as exc:
+        print(f"skftl: error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,371 @@
+"""Streaming trace readers: text (plain/gzip/bzip2) -> ``Requests``.
+
+Happy path: pyarrow's streaming CSV reader parses the file block by block (memory is
+bounded by the block size plus the output columns) and every block is checked and
+converted with numpy. As soon as anything is wrong (pyarrow cannot parse a value, a
+vectorised check fails, decompression fails) the file is rescanned with a plain Python
+line loop (``formats.check_line``) that names the first bad line exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+from skftl.errors import ConfigError, TraceFormatError
+from skftl.traces.formats import DECIMAL_RE, FORMAT_NAMES, FORMATS, FormatSpec, check_line
+from skftl.traces.formats import is_header as _is_header
+from skftl.traces.requests import Requests, TraceMeta
+from skftl.traces.textio import (
+    DECOMPRESSION_ERRORS,
+    TrackedReader,
+    file_digest,
+    iter_text_lines,
+    open_binary,
+)
+
+#: bump whenever a reader's output for the same input changes (invalidates the cache)
+READER_VERSION = 1
+BLOCK_SIZE = 16 << 20
+REGION_ALIGN = 1 << 20
+_SNIFF_LINES = 20
+
+#: reader options per format and their defaults
+DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
+    name: ({"map_devices": True} if spec.device else {}) for name, spec in FORMATS.items()
+}
+
+
+class _BadBlock(Exception):
+    """A vectorised check failed; the line loop will say where."""
+
+
+def reader_options(fmt: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The format's default options updated with ``options``; unknown keys are errors."""
+    merged = dict(DEFAULT_OPTIONS[fmt])
+    for key, value in (options or {}).items():
+        if key not in merged:
+            raise ConfigError(
+                f"reader option {key!r} does not apply to format {fmt!r} "
+                f"(its options: {sorted(merged) or 'none'})"
+            )
+        merged[key] = value
+    return merged
+
+
+def _first_lines(path: Path, n: int = _SNIFF_LINES) -> list[tuple[int, str]]:
+    """Up to ``n`` non-empty (line number, text) pairs from the start of the file."""
+    out: list[tuple[int, str]] = []
+    try:
+        for number, line in enumerate(iter_text_lines(path), start=1):
+            if line.strip():
+                out.append((number, line))
+                if len(out) == n:
+                    break
+    except DECOMPRESSION_ERRORS as exc:
+        if not out:
+            raise TraceFormatError(path, None, str(exc), "cannot decompress") from exc
+    return out
+
+
+def _is_number(text: str, integer: bool) -> bool:
+    try:
+        int(text) if integer else float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def detect_format(path: str | Path) -> str:
+    """Format name from the first non-empty lines of the file (see ``FORMATS``)."""
+    path = Path(path)
+    lines = _first_lines(path)
+    if not lines:
+        raise TraceFormatError(path, None, "", "empty file (no data lines)")
+    number, first = lines[0]
+    if any(_is_header(spec, first) for spec in FORMATS.values()):
+        return next(name for name, spec in FORMATS.items() if _is_header(spec, first))
+    tabbed = first.split("\t\t")
+    if len(tabbed) == 8 and all(_is_number(p, False) for p in tabbed):
+        return "nexus5"
+    comma = first.split(",")
+    if len(comma) == 7 and comma[3].lower() in ("read", "write"):
+        return "msr"
+    if len(comma) == 5 and comma[3].lower() in ("r", "w"):
+        return "spc"
+    if len(comma) == 6 and comma[2].lower() in ("r", "w"):
+        return "mobile"
+    spaced = first.split(" ")
+    if len(spaced) == 5 and all(_is_number(p, False) for p in spaced):
+        # Heimdall's arrival is a decimal in ms ("0.000"); MQSim's an integer in ns.
+        if any("." in line.split(" ")[0] for _, line in lines):
+            return "heimdall"
+        return "mqsim"
+    raise TraceFormatError(
+        path,
+        number,
+        first[:120],
+        f"unrecognised trace format; pass fmt= one of {', '.join(FORMAT_NAMES)}",
+    )
+
+
+# --- fast path ---------------------------------------------------------------------
+
+
+def _column_types(spec: FormatSpec) -> dict[str, pa.DataType]:
+    kinds = {
+        "int": pa.int64(),
+        "intop": pa.int64(),
+        "flags": pa.int64(),
+        "float": pa.float64(),
+        "decimal": pa.string(),
+        "op": pa.dictionary(pa.int32(), pa.string()),
+    }
+    return {f.name: kinds[f.kind] for f in spec.fields if f.used}
+
+
+def _decimal_to_ns(arr: pa.Array) -> np.ndarray:
+    """Exact decimal seconds ("1400000000.123456789") -> int64 ns; digits beyond ns are
+    dropped. Epoch seconds need this: a float64 keeps only ~0.2 us of them."""
+    parts = pc.extract_regex(arr, DECIMAL_RE)
+    if parts.null_count:
+        raise _BadBlock
+    secs = pc.cast(parts.field("s"), pa.int64()).to_numpy()
+    frac = pc.cast(pc.utf8_rpad(parts.field("f"), 9, "0"), pa.int64()).to_numpy()
+    return secs * 1_000_000_000 + frac
+
+
+def _convert_block(spec: FormatSpec, batch: pa.RecordBatch) -> dict[str, np.ndarray]:
+    """Checked numpy columns of one block; raises _BadBlock on any rule violation."""
+    out: dict[str, np.ndarray] = {}
+    for f in spec.fields:
+        if not f.used:
+            continue
+        arr = batch.column(f.name)
+        if arr.null_count:
+            raise _BadBlock
+        if f.kind == "op":
+            lut = [f.ops.get(str(v).lower()) for v in arr.dictionary.to_pylist()]
+            if any(v is None for v in lut):
+                raise _BadBlock
+            out[f.name] = np.asarray(lut, dtype=bool)[arr.indices.to_numpy()]
+            continue
+        if f.kind == "decimal":
+            out[f.name] = _decimal_to_ns(arr)
+            continue
+        values = arr.to_numpy()
+        if f.kind == "float":
+            if not np.isfinite(values).all():
+                raise _BadBlock
+        elif f.kind == "intop":
+            (read_code,) = (k for k, w in f.ops.items() if not w)
+            (write_code,) = (k for k, w in f.ops.items() if w)
+            is_write = values == write_code
+            if not (is_write | (values == read_code)).all():
+                raise _BadBlock
+            values = is_write
+        if f.min_value is not None and len(values) and values.min() < f.min_value:
+            raise _BadBlock
+        if f.kind == "flags":
+            values = (values & 1).astype(bool)
+        out[f.name] = values
+    return out
+
+
+def _parse_fast(path: Path, spec: FormatSpec, skip_rows: int) -> dict[str, list[np.ndarray]]:
+    """Column name -> list of per-block arrays. Raises _BadBlock, pyarrow errors or
+    decompression errors (recorded on the returned reader) on any problem."""
+    used = [f.name for f in spec.fields if f.used]
+    chunks: dict[str, list[np.ndarray]] = {name: [] for name in used}
+    reader = TrackedReader(open_binary(path))
+    try:
+        stream = pacsv.open_csv(
+            pa.PythonFile(reader, mode="r"),
+            read_options=pacsv.ReadOptions(
+                column_names=spec.names,
+                skip_rows=skip_rows,
+                block_size=BLOCK_SIZE,
+                use_threads=False,
+            ),
+            parse_options=pacsv.ParseOptions(
+                delimiter=spec.delimiter,
+                quote_char=False,
+                escape_char=False,
+                ignore_empty_lines=True,
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types=_column_types(spec),
+                include_columns=used,
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+        for batch in stream:
+            for name, values in _convert_block(spec, batch).items():
+                chunks[name].append(values)
+    except Exception as exc:
+        if reader.error is not None:
+            raise reader.error from exc
+        raise
+    finally:
+        reader.close()
+    return chunks
+
+
+# --- slow path: locate the first bad line --------------------------------------------
+
+
+def _locate_error(path: Path, spec: FormatSpec, skip_rows: int, cause: BaseException) -> None:
+    """Raise TraceFormatError for the first bad line (or the truncation) of ``path``."""
+    last_good = 0
+    try:
+        for number, line in enumerate(iter_text_lines(path), start=1):
+            if number <= skip_rows or not line:
+                last_good = number
+                continue
+            problem = check_line(spec, line)
+            if problem is not None:
+                reason, value = problem
+                raise TraceFormatError(path, number, value, reason)
+            last_good = number
+    except DECOMPRESSION_ERRORS as exc:
+        raise TraceFormatError(
+            path,
+            last_good or None,
+            str(exc),
+            f"truncated or corrupt compressed file (last complete line: {last_good})",
+        ) from exc
+    raise TraceFormatError(path, None, str(cause)[:200], "could not parse") from cause
+
+
+# --- assembly ------------------------------------------------------------------------
+
+
+def _concat(chunks: dict[str, list[np.ndarray]], name: str) -> np.ndarray:
+    """Concatenate and free one column's blocks (keeps the peak near the output size)."""
+    parts = chunks.pop(name)
+    if len(parts) > 1:
+        return np.concatenate(parts)
+    # a single block may be a read-only view of an Arrow buffer
+    return parts[0] if parts[0].flags.writeable else parts[0].copy()
+
+
+def _relative_ns(spec: FormatSpec, raw: np.ndarray) -> np.ndarray:
+    first = raw[0]
+    if raw.dtype.kind == "f":
+        # subtract first: differences of nearby floats are exact, absolute values not
+        rel = raw - first
+        rel *= spec.time_unit_ns
+        return np.rint(rel, out=rel).astype(np.int64)
+    rel = raw - first
+    if spec.time_unit_ns != 1:
+        rel *= int(spec.time_unit_ns)
+    return rel
+
+
+def map_device_regions(
+    offset: np.ndarray, size: np.ndarray, device: np.ndarray
+) -> tuple[np.ndarray, dict[str, int]]:
+    """Give every device (SPC ASU, MQSim device) its own address region: device d starts
+    after the largest extent of the previous device, aligned up to 1 MiB. Returns the
+    shifted offsets and {device id (str): base offset in bytes}."""
+    ids = np.unique(device)
+    if len(ids) <= 1:
+        return offset, {str(int(i)): 0 for i in ids}
+    dense = np.searchsorted(ids, device)
+    extent = np.zeros(len(ids), dtype=np.int64)
+    np.maximum.at(extent, dense, offset + size)
+    bases = np.zeros(len(ids), dtype=np.int64)
+    for k in range(1, len(ids)):
+        end = bases[k - 1] + extent[k - 1]
+        bases[k] = -(-end // REGION_ALIGN) * REGION_ALIGN
+    return offset + bases[dense], {str(int(i)): int(b) for i, b in zip(ids, bases, strict=True)}
+
+
+def read_trace(
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    name: str | None = None,
+    options: dict[str, Any] | None = None,
+    sha256: str | None = None,
+) -> Requests:
+    """Parse one trace file (plain, .gz or .bz2) into ``Requests``.
+
+    ``fmt`` overrides content detection; ``options`` are format reader options (e.g.
+    ``map_devices=False`` keeps SPC ASU / MQSim device offsets unshifted); ``sha256`` of
+    the file may be passed when already known. Any problem raises ``TraceFormatError``
+    naming the file, the 1-based line and the offending value.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise TraceFormatError(path, None, str(path), "no such trace file")
+    if path.stat().st_size == 0:
+        raise TraceFormatError(path, None, "", "empty file")
+    if fmt is None:
+        fmt = detect_format(path)
+    if fmt not in FORMATS:
+        raise ConfigError(f"unknown trace format {fmt!r}; known: {', '.join(FORMAT_NAMES)}")
+    spec = FORMATS[fmt]
+    opts = reader_options(fmt, options)
+    first = _first_lines(path, 1)
+    if not first:
+        raise TraceFormatError(path, None, "", "empty file (no data lines)")
+    skip_rows = 1 if first[0][0] == 1 and _is_header(spec, first[0][1]) else 0
+
+    try:
+        chunks = _parse_fast(path, spec, skip_rows)
+    except (_BadBlock, pa.ArrowException, *DECOMPRESSION_ERRORS) as exc:
+        _locate_error(path, spec, skip_rows, exc)
+        raise AssertionError("unreachable") from exc  # _locate_error always raises
+
+    n = sum(len(c) for c in chunks[spec.time])
+    if n == 0:
+        raise TraceFormatError(path, None, "", "no data lines (only a header or blank lines)")
+    time_ns = _relative_ns(spec, _concat(chunks, spec.time))
+    offset = _concat(chunks, spec.offset)
+    if spec.offset_unit != 1:
+        offset *= spec.offset_unit
+    size = _concat(chunks, spec.size)
+    if spec.size_unit != 1:
+        size *= spec.size_unit
+    is_write = _concat(chunks, spec.op)
+    extra: dict[str, Any] = {"reader_version": READER_VERSION, "options": opts}
+    if spec.device is not None:
+        device = _concat(chunks, spec.device)
+        if opts.get("map_devices"):
+            offset, bases = map_device_regions(offset, size, device)
+            extra["device_base_bytes"] = bases
+        else:
+            extra["devices"] = [int(d) for d in np.unique(device)]
+    # requests that arrive before an earlier one (those monotonic_time_ns() delays)
+    backward = int(np.count_nonzero(time_ns < np.maximum.accumulate(time_ns)))
+    meta = TraceMeta(
+        name=name or default_name(path),
+        format=fmt,
+        source=str(path),
+        sha256=sha256 or file_digest(path),
+        lines=n,
+        backward_time_jumps=backward,
+        extra=extra,
+    )
+    return Requests(time_ns, offset, size, is_write, meta)
+
+
+_NAME_SUFFIXES = {"gz", "bz2", "csv", "trace", "spc", "txt"}
+
+
+def default_name(path: Path) -> str:
+    """File name without the trace/compression suffixes: web_0.csv.gz -> web_0."""
+    name = path.name
+    while True:
+        stem, dot, ext = name.rpartition(".")
+        if not dot or not stem or ext.lower() not in _NAME_SUFFIXES:
+            return name
+        name = stem

@@ -1,0 +1,110 @@
+"""Workload resolution: real trace first, synthetic stand-in otherwise, never confused."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skftl.errors import UnknownTraceError
+from skftl.traces.requests import Requests, TraceMeta
+
+# the module (skftl.traces re-exports the function under the same name)
+wl = importlib.import_module("skftl.traces.workload")
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "traces"
+
+
+def fake_real(name: str) -> Requests:
+    one = np.zeros(1, dtype=np.int64)
+    return Requests(one, one, one + 4096, np.zeros(1, bool), TraceMeta(name, "msr", sha256="x"))
+
+
+@pytest.fixture
+def registry(monkeypatch, tmp_path):
+    """Registered: a, b, c; present on disk: b, c. Records what was loaded."""
+    present = {"b": tmp_path / "b.csv", "c": tmp_path / "c.csv"}
+    loaded: list[str] = []
+
+    def locate(name, dirs):
+        if name not in {"a", "b", "c"}:
+            raise UnknownTraceError(name)
+        assert dirs == [tmp_path]
+        return present.get(name)
+
+    def load(name, dirs, cache_dir):
+        loaded.append(name)
+        return fake_real(name)
+
+    monkeypatch.setattr(wl, "_locate", locate)
+    monkeypatch.setattr(wl, "_load", load)
+    return loaded
+
+
+def test_first_found_real_candidate_wins(registry, tmp_path):
+    req = wl.workload("msr_web", candidates=["a", "c", "b"], trace_dirs=[tmp_path])
+    assert registry == ["c"]
+    assert req.meta.name == "c" and not req.meta.synthetic and req.meta.label == "c"
+
+
+def test_falls_back_to_the_labelled_synthetic_preset(registry, tmp_path):
+    req = wl.workload("msr_web", candidates=["a"], trace_dirs=[tmp_path], n_requests=100, seed=3)
+    assert registry == []
+    assert req.meta.synthetic and req.meta.label == "msr_web (synthetic)" and len(req) == 100
+    assert req.meta.extra["real_candidates_tried"] == ["a"]
+    assert req.meta.extra["seed"] == 3
+
+
+def test_unregistered_candidate_warns_and_is_skipped(registry, tmp_path):
+    with pytest.warns(UserWarning, match="not registered"):
+        req = wl.workload("MSR", candidates=["zzz", "b"], trace_dirs=[tmp_path])
+    assert req.meta.name == "b" and not req.meta.synthetic
+
+
+def test_no_synthetic_when_disallowed_or_unknown(registry, tmp_path):
+    with pytest.raises(UnknownTraceError, match="disallowed"):
+        wl.workload("msr_web", candidates=["a"], trace_dirs=[tmp_path], allow_synthetic=False)
+    with pytest.raises(UnknownTraceError, match="no synthetic preset"):
+        wl.workload("not_a_preset", candidates=["a"], trace_dirs=[tmp_path])
+
+
+def test_a_loader_returning_synthetic_data_is_refused(monkeypatch, tmp_path):
+    monkeypatch.setattr(wl, "_locate", lambda name, dirs: tmp_path / "x")
+    monkeypatch.setattr(
+        wl, "_load", lambda name, dirs, cache: fake_real(name).with_meta(synthetic=True)
+    )
+    with pytest.raises(UnknownTraceError, match="synthetic"):
+        wl.workload("msr_web", candidates=["a"], trace_dirs=[tmp_path])
+
+
+def test_candidates_default_to_the_config():
+    cfg = {"traces": {"workloads": {"msr_web": ["msr_web_0", "msr_web_0_excerpt"]}}}
+    assert wl.configured_candidates("msr_web", cfg) == ["msr_web_0", "msr_web_0_excerpt"]
+    assert wl.configured_candidates("other", cfg) == ["other"]
+    # the repository config lists candidates (possibly none) for every preset
+    from skftl.config import load_config
+    from skftl.traces.synthetic import PRESETS
+
+    assert set(PRESETS) <= set(load_config()["traces"]["workloads"])
+
+
+@pytest.mark.realtrace
+def test_real_excerpt_is_found_in_the_shared_folder(tmp_path):
+    pytest.importorskip("skftl.traces.registry")
+    try:
+        from skftl.traces import load_trace  # noqa: F401
+    except ImportError:
+        pytest.skip("skftl.traces.load_trace not available yet")
+    if not SHARED.is_dir():
+        pytest.skip("shared traces not present")
+    req = wl.workload(
+        "msr_web",
+        candidates=["msr_web_0", "msr_web_0_excerpt"],
+        trace_dirs=[SHARED],
+        cache_dir=tmp_path,
+    )
+    assert not req.meta.synthetic and len(req) == 100_000
+    syn = wl.workload("msr_media", candidates=["msr_mds_0"], trace_dirs=[SHARED], n_requests=10)
+    assert syn.meta.synthetic
