@@ -35,8 +35,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from skftl.dram.layout import LP_K, LP_WPB, bt_address, chunk_address, chunk_order
-from skftl.dram.timing import B_RECENCY, dram_read
+from skftl.dram.layout import LP_DYNAMIC, LP_K, LP_WPB, bt_address, chunk_address, chunk_order
+from skftl.dram.timing import load_state, read_run, store_state
 
 OP_READ, OP_WRITE, OP_DELETE, OP_DELETE_PAGE = 0, 1, 2, 3
 OP_NAMES = {"read": OP_READ, "write": OP_WRITE, "delete": OP_DELETE, "delete_page": OP_DELETE_PAGE}
@@ -52,6 +52,8 @@ C_LEN = 4
 
 # table scalars
 TS_FREE_SETS, TS_FREE_PAGES = range(2)
+
+TOUCH_BATCH = 32  # operations whose home sets are loaded ahead of processing
 
 # counters
 (
@@ -87,15 +89,13 @@ COUNTER_NAMES = (
 )
 
 
-@numba.njit(cache=True)
-def _read(bank, row, tp, banks, ring, acts, sc, cases, rec, ct):
-    lat = dram_read(bank, row, tp, banks, ring, acts, sc, cases)
-    n = ct[CT_READS]
+@numba.njit(cache=True, inline="always")
+def _record(bank, row, m, n, rec):
+    """Note ``m`` reads of (bank, row) after the first ``n`` while ``rec`` has room."""
     if n < rec.shape[1]:
-        rec[0, n] = bank
-        rec[1, n] = row
-    ct[CT_READS] = n + 1
-    return lat
+        for i in range(min(m, rec.shape[1] - n)):
+            rec[0, n + i] = bank
+            rec[1, n + i] = row
 
 
 @numba.njit(cache=True)
@@ -168,15 +168,32 @@ def run_ops_kernel(
     cfg, lp, tp,  # config, layout, timing vectors
     ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
     bt_next, bt_prev, bt_flags, free_pages, ts,  # table state
-    banks, ring, acts, sc, cases,  # DRAM state
+    banks, acts, sc, cases,  # DRAM state
     rec, ct,  # recorded (bank, row) stream (may have 0 columns), counters
     out_lat, out_nacc, out_status,
 ):  # fmt: skip
     assoc = cfg[C_ASSOC]
     early = cfg[C_EARLY_EXIT] != 0
     k, wpb = lp[LP_K], lp[LP_WPB]
+    dynamic = lp[LP_DYNAMIC] != 0
     order = np.empty(k, dtype=np.int64)
+    dst = load_state(sc)
+    # hot counters live in locals (see timing.load_state) and are stored at the end
+    n_reads, cycles, sets_probed, bt_reads, hits = (
+        ct[CT_READS],
+        ct[CT_CYCLES],
+        ct[CT_SETS_PROBED],
+        ct[CT_BT_READS],
+        ct[CT_HITS],
+    )
+    touched = 0
     for i in range(ops.shape[0]):
+        if i % TOUCH_BATCH == 0:
+            # Load the home sets of the next batch up front: independent cache misses
+            # overlap, where inside the loop each would stall the dependent probe.
+            for j in range(i, min(i + TOUCH_BATCH, ops.shape[0])):
+                h = homes[j]
+                touched += ent_key[h, 0] + ent_flags[h, 0] + ent_pa[h, 0] + set_next[h]
         key, op, arg = keys[i], ops[i], args[i]
         lat = 0
         nacc = 0
@@ -185,19 +202,25 @@ def run_ops_kernel(
         last = homes[i]
         g = homes[i]
         while g >= 0:
-            ct[CT_SETS_PROBED] += 1
-            chunk_order(g, lp, banks[B_RECENCY], order)
+            sets_probed += 1
+            if dynamic:
+                chunk_order(g, lp, banks, order)
             for jj in range(k):
-                j = order[jj]
+                j = order[jj] if dynamic else jj
                 bank, row = chunk_address(g, j, lp)
+                m = wpb  # the chunk's ways are consecutive reads of one row
                 for u in range(wpb):
                     w = j * wpb + u
-                    lat += _read(bank, row, tp, banks, ring, acts, sc, cases, rec, ct)
-                    nacc += 1
-                    if (ent_flags[g, w] & F_VALID) != 0 and ent_key[g, w] == key:
+                    if ent_key[g, w] == key and (ent_flags[g, w] & F_VALID) != 0:
                         fg, fw = g, w
                         if early:
-                            break
+                            m = u + 1
+                        break
+                dlat, dst = read_run(bank, row, m, tp, banks, acts, cases, dst)
+                _record(bank, row, m, n_reads, rec)
+                n_reads += m
+                lat += dlat
+                nacc += m
                 if fg >= 0 and early:
                     break
             if fg >= 0:
@@ -211,14 +234,17 @@ def run_ops_kernel(
             g = set_next[g]
         npages = 0
         if fg >= 0:
-            ct[CT_HITS] += 1
+            hits += 1
             if ent_flags[fg, fw] & F_SINGLE == 0:
                 p = ent_pa[fg, fw]
                 while True:
                     bank, row = bt_address(p, lp)
-                    lat += _read(bank, row, tp, banks, ring, acts, sc, cases, rec, ct)
+                    dlat, dst = read_run(bank, row, 1, tp, banks, acts, cases, dst)
+                    _record(bank, row, 1, n_reads, rec)
+                    n_reads += 1
+                    lat += dlat
                     nacc += 1
-                    ct[CT_BT_READS] += 1
+                    bt_reads += 1
                     npages += 1
                     if bt_flags[p] & BT_LAST:
                         break
@@ -294,7 +320,17 @@ def run_ops_kernel(
                 if npages - 1 == 1:
                     ent_flags[fg, fw] |= F_SINGLE
             ct[CT_PAGE_DELETES] += 1
-        ct[CT_CYCLES] += lat
+        cycles += lat
         out_lat[i] = lat
         out_nacc[i] = nacc
         out_status[i] = status
+    store_state(sc, dst)
+    if touched == -(1 << 62):  # keeps the touching loads alive; never true
+        ct[CT_LEN - 1] += 0
+    ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (
+        n_reads,
+        cycles,
+        sets_probed,
+        bt_reads,
+        hits,
+    )

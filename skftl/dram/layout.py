@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from skftl.dram.timing import B_RECENCY
 from skftl.errors import ConfigError
 
 PLACEMENTS = ("single", "fixed", "dynamic", "set_per_bank")
@@ -86,7 +87,7 @@ class Layout:
         return lp
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def chunk_address(g, j, lp):
     """(bank, row) of chunk j of set g."""
     nb, k = lp[LP_NB], lp[LP_K]
@@ -95,7 +96,7 @@ def chunk_address(g, j, lp):
     return bank, (slot * lp[LP_WPB]) // lp[LP_EPR]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def bt_address(page, lp):
     """(bank, row) of the block-table entry of physical page ``page``."""
     nb, ppb = lp[LP_NB], lp[LP_PPB]
@@ -104,10 +105,10 @@ def bt_address(page, lp):
     return block % nb, lp[LP_BT_ROW_BASE] + idx // lp[LP_EPR]
 
 
-@numba.njit(cache=True)
-def chunk_order(g, lp, recency, order):
+@numba.njit(cache=True, inline="always")
+def chunk_order(g, lp, banks, order):
     """Fill ``order[:k]`` with the chunk indices of set g in read order: 0..k-1 (fixed),
-    or by the recency of their banks, least recent first (Fig. 7)."""
+    or by the recency of their banks (``banks[B_RECENCY]``), least recent first (Fig. 7)."""
     k, nb = lp[LP_K], lp[LP_NB]
     for j in range(k):
         order[j] = j
@@ -115,9 +116,9 @@ def chunk_order(g, lp, recency, order):
         return
     for a in range(1, k):  # insertion sort on the banks' last-access stamps
         j = order[a]
-        key = recency[(g * k + j) % nb]
+        key = banks[B_RECENCY, (g * k + j) % nb]
         b = a - 1
-        while b >= 0 and recency[(g * k + order[b]) % nb] > key:
+        while b >= 0 and banks[B_RECENCY, (g * k + order[b]) % nb] > key:
             order[b + 1] = order[b]
             b -= 1
         order[b + 1] = j

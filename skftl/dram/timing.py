@@ -54,8 +54,9 @@ SC_COUNT, SC_PREV_RD, SC_PREV_RD_GROUP, SC_LAST_ACT, SC_LAST_ACT_GROUP = range(5
 SC_ACT_POS, SC_NEXT_REF, SC_PREV_END, SC_STAMP, SC_REFRESHES = range(5, 10)
 SC_LEN = 10
 
-# rows of the per-bank state matrix
-B_OPEN, B_LAST_RD, B_LAST_ACT, B_READY, B_RECENCY = range(5)
+# rows of the per-bank state matrix: open row, last READ / ACT time, earliest ACT after
+# a refresh, recency stamp (Fig. 7 order), index of the bank's last read in the stream
+B_OPEN, B_LAST_RD, B_LAST_ACT, B_READY, B_RECENCY, B_LAST_IDX = range(6)
 
 MODELS = {"paper": 0, "ddr4": 1}
 NEVER = -(1 << 40)  # "long ago": makes every time constraint slack
@@ -148,13 +149,13 @@ class DramState:
     """Mutable timing state of the banks (kept between kernel calls)."""
 
     def __init__(self, n_banks: int, timing: DramTiming):
-        self.banks = np.zeros((5, n_banks), dtype=np.int64)
+        self.banks = np.zeros((6, n_banks), dtype=np.int64)
         self.banks[B_OPEN] = -1
         self.banks[B_LAST_RD] = NEVER
         self.banks[B_LAST_ACT] = NEVER
         self.banks[B_READY] = 0
         self.banks[B_RECENCY] = -np.arange(n_banks, 0, -1)  # ties: lower bank is older
-        self.ring = np.full(timing.window, -1, dtype=np.int64)
+        self.banks[B_LAST_IDX] = NEVER
         self.acts = np.full(4, NEVER, dtype=np.int64)
         self.sc = np.zeros(SC_LEN, dtype=np.int64)
         self.sc[SC_PREV_RD] = NEVER
@@ -166,13 +167,35 @@ class DramState:
         self.cases = np.zeros(timing.n_cases, dtype=np.int64)
 
     def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.banks, self.ring, self.acts, self.sc, self.cases
+        return self.banks, self.acts, self.sc, self.cases
+
+
+# The hot path keeps the scalar state in a tuple of locals (S_* positions below) and
+# only the per-bank state in arrays: loads that follow stores to the same small arrays
+# serialise on CPUs with store-bypass mitigations, which cost 10x in throughput.
+S_COUNT, S_STAMP, S_PREV_END, S_PREV_RD, S_PREV_RD_GROUP = range(5)
+S_LAST_ACT, S_LAST_ACT_GROUP, S_ACT_POS, S_NEXT_REF, S_REFRESHES = range(5, 10)
+
+
+@numba.njit(cache=True, inline="always")
+def load_state(sc):
+    return (sc[SC_COUNT], sc[SC_STAMP], sc[SC_PREV_END], sc[SC_PREV_RD], sc[SC_PREV_RD_GROUP],
+            sc[SC_LAST_ACT], sc[SC_LAST_ACT_GROUP], sc[SC_ACT_POS], sc[SC_NEXT_REF],
+            sc[SC_REFRESHES])  # fmt: skip
+
+
+@numba.njit(cache=True, inline="always")
+def store_state(sc, s):
+    sc[SC_COUNT], sc[SC_STAMP], sc[SC_PREV_END], sc[SC_PREV_RD] = s[0], s[1], s[2], s[3]
+    sc[SC_PREV_RD_GROUP], sc[SC_LAST_ACT], sc[SC_LAST_ACT_GROUP] = s[4], s[5], s[6]
+    sc[SC_ACT_POS], sc[SC_NEXT_REF], sc[SC_REFRESHES] = s[7], s[8], s[9]
 
 
 @numba.njit(cache=True)
-def _refresh(tp, banks, sc):
-    """All-bank refresh at the due time, once every open bank can be precharged."""
-    start = sc[SC_NEXT_REF]
+def _refresh(tp, banks, next_ref):
+    """All-bank refresh due at ``next_ref``, issued once every open bank can be
+    precharged; closes every row. Returns when the banks can be activated again."""
+    start = next_ref
     for b in range(banks.shape[1]):
         if banks[B_OPEN, b] >= 0:
             pre = max(banks[B_LAST_RD, b] + tp[TP_RTP], banks[B_LAST_ACT, b] + tp[TP_RAS])
@@ -181,18 +204,18 @@ def _refresh(tp, banks, sc):
     for b in range(banks.shape[1]):
         banks[B_OPEN, b] = -1
         banks[B_READY, b] = end
-    sc[SC_NEXT_REF] += tp[TP_REFI]
-    sc[SC_REFRESHES] += 1
+    return end
 
 
-@numba.njit(cache=True)
-def _strict_read(bank, row, tp, banks, acts, sc):
+@numba.njit(cache=True, inline="always")
+def _strict_read(bank, row, tp, banks, acts, s):
     """Schedule one READ (plus PRE/ACT when needed) under DDR4 rules; returns the end
-    of its data burst."""
+    of its data burst and the new scalar state."""
+    count, stamp, prev_end, prev_rd, prev_rd_group, last_act, last_act_group, act_pos, \
+        next_ref, refreshes = s  # fmt: skip
     group = bank % tp[TP_GROUPS]
-    if sc[SC_COUNT] > 0:
-        same = group == sc[SC_PREV_RD_GROUP]
-        rd_min = sc[SC_PREV_RD] + (tp[TP_CCD_L] if same else tp[TP_CCD_S])
+    if count > 0:
+        rd_min = prev_rd + (tp[TP_CCD_L] if group == prev_rd_group else tp[TP_CCD_S])
     else:
         rd_min = 0
     while True:
@@ -208,41 +231,40 @@ def _strict_read(bank, row, tp, banks, acts, sc):
             else:
                 act = banks[B_READY, bank]
             act = max(act, banks[B_LAST_ACT, bank] + tp[TP_RC])
-            rrd = tp[TP_RRD_L] if group == sc[SC_LAST_ACT_GROUP] else tp[TP_RRD_S]
-            act = max(act, sc[SC_LAST_ACT] + rrd)
-            act = max(act, acts[sc[SC_ACT_POS] % 4] + tp[TP_FAW])  # oldest of the last 4
+            rrd = tp[TP_RRD_L] if group == last_act_group else tp[TP_RRD_S]
+            act = max(act, last_act + rrd)
+            act = max(act, acts[act_pos % 4] + tp[TP_FAW])  # oldest of the last 4 ACTs
             rd = max(rd_min, act + tp[TP_RCD])
             first = act
-        if tp[TP_REFI] > 0 and first >= sc[SC_NEXT_REF]:
-            _refresh(tp, banks, sc)
+        if tp[TP_REFI] > 0 and first >= next_ref:
+            _refresh(tp, banks, next_ref)
+            next_ref += tp[TP_REFI]
+            refreshes += 1
             continue
         break
     if not hit:
         banks[B_OPEN, bank] = row
         banks[B_LAST_ACT, bank] = act
-        acts[sc[SC_ACT_POS] % 4] = act
-        sc[SC_ACT_POS] += 1
-        sc[SC_LAST_ACT] = act
-        sc[SC_LAST_ACT_GROUP] = group
+        acts[act_pos % 4] = act
+        act_pos += 1
+        last_act = act
+        last_act_group = group
     banks[B_LAST_RD, bank] = rd
-    sc[SC_PREV_RD] = rd
-    sc[SC_PREV_RD_GROUP] = group
-    return rd + tp[TP_CL] + tp[TP_DL]
+    end = rd + tp[TP_CL] + tp[TP_DL]
+    return end, (count, stamp, prev_end, rd, group, last_act, last_act_group, act_pos,
+                 next_ref, refreshes)  # fmt: skip
 
 
-@numba.njit(cache=True)
-def dram_read(bank, row, tp, banks, ring, acts, sc, cases):
+@numba.njit(cache=True, inline="always")
+def read_core(bank, row, tp, banks, acts, cases, s):
     """One read of (bank, row): classify it (Table V), time it under the selected model,
-    update the open rows, the look-back window and the bank recency. Returns cycles."""
+    update the open rows, the look-back window and the bank recency. Returns (cycles,
+    new scalar state)."""
     window = tp[TP_WINDOW]
-    count = sc[SC_COUNT]
-    n = 0
-    for k in range(1, window + 1):
-        if count - k < 0:
-            break
-        if ring[(count - k) % window] == bank:
-            n = k
-            break
+    count = s[S_COUNT]
+    n = count - banks[B_LAST_IDX, bank]  # reads since this bank's last read
+    if n > window:
+        n = 0
     hit = banks[B_OPEN, bank] == row
     if hit:
         cases[window + 1] += 1
@@ -259,21 +281,46 @@ def dram_read(bank, row, tp, banks, ring, acts, sc, cases):
             lat = max(tp[TP_DL], full - tp[TP_CL] - n * tp[TP_DL])
         banks[B_OPEN, bank] = row
     else:
-        end = _strict_read(bank, row, tp, banks, acts, sc)
-        lat = end - sc[SC_PREV_END]
-        sc[SC_PREV_END] = end
-    ring[count % window] = bank
-    sc[SC_COUNT] = count + 1
+        end, s = _strict_read(bank, row, tp, banks, acts, s)
+        lat = end - s[S_PREV_END]
+        s = (s[0], s[1], end, s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    banks[B_LAST_IDX, bank] = count
+    stamp = s[S_STAMP]
     if not (hit and tp[TP_REORDER_ON_ACT] != 0):
-        sc[SC_STAMP] += 1
-        banks[B_RECENCY, bank] = sc[SC_STAMP]
-    return lat
+        stamp += 1
+        banks[B_RECENCY, bank] = stamp
+    return lat, (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+
+
+@numba.njit(cache=True, inline="always")
+def read_run(bank, row, m, tp, banks, acts, cases, s):
+    """``m`` consecutive reads of the same (bank, row); the paper model's row hits after
+    the first read are added in one step (same result as ``m`` calls of read_core)."""
+    lat, s = read_core(bank, row, tp, banks, acts, cases, s)
+    if m <= 1:
+        return lat, s
+    if tp[TP_MODEL] != 0:
+        for _ in range(m - 1):
+            more_lat, s = read_core(bank, row, tp, banks, acts, cases, s)
+            lat += more_lat
+        return lat, s
+    more = m - 1
+    cases[tp[TP_WINDOW] + 1] += more
+    banks[B_LAST_IDX, bank] = s[S_COUNT] + more - 1
+    stamp = s[S_STAMP]
+    if tp[TP_REORDER_ON_ACT] == 0:
+        stamp += more
+        banks[B_RECENCY, bank] = stamp
+    s = (s[0] + more, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    return lat + more * tp[TP_DL], s
 
 
 @numba.njit(cache=True)
-def time_stream_kernel(bank_seq, row_seq, tp, banks, ring, acts, sc, cases, out):
+def time_stream_kernel(bank_seq, row_seq, tp, banks, acts, sc, cases, out):
+    s = load_state(sc)
     for i in range(bank_seq.shape[0]):
-        out[i] = dram_read(bank_seq[i], row_seq[i], tp, banks, ring, acts, sc, cases)
+        out[i], s = read_core(bank_seq[i], row_seq[i], tp, banks, acts, cases, s)
+    store_state(sc, s)
 
 
 def time_stream(
