@@ -23,8 +23,8 @@ from skftl.traces.formats import is_header as _is_header
 from skftl.traces.requests import Requests, TraceMeta
 from skftl.traces.textio import (
     DECOMPRESSION_ERRORS,
-    TrackedReader,
     file_digest,
+    iter_line_blocks,
     iter_text_lines,
     open_binary,
 )
@@ -177,45 +177,78 @@ def _convert_block(spec: FormatSpec, batch: pa.RecordBatch) -> dict[str, np.ndar
     return out
 
 
-def _parse_fast(path: Path, spec: FormatSpec, skip_rows: int) -> dict[str, list[np.ndarray]]:
-    """Column name -> list of per-block arrays. Raises _BadBlock, pyarrow errors or
-    decompression errors (recorded on the returned reader) on any problem."""
+class _Columns:
+    """Output columns filled block by block, so Arrow's block memory is freed and reused
+    (fresh memory is the main cost of a big load). Sized from the share of the file the
+    blocks so far came from; grown by copying when that estimate was short."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[str, np.ndarray] = {}
+        self.n = 0
+
+    def append(self, block: dict[str, np.ndarray], expected_rows: int) -> None:
+        m = len(next(iter(block.values())))
+        capacity = len(next(iter(self.arrays.values()))) if self.arrays else 0
+        if self.n + m > capacity:
+            capacity = max(self.n + m, expected_rows, capacity + capacity // 4)
+            for name, values in block.items():
+                grown = np.empty(capacity, dtype=values.dtype)
+                if name in self.arrays:
+                    grown[: self.n] = self.arrays[name][: self.n]
+                self.arrays[name] = grown
+        for name, values in block.items():
+            self.arrays[name][self.n : self.n + m] = values
+        self.n += m
+
+    def finish(self) -> dict[str, np.ndarray]:
+        return {name: values[: self.n] for name, values in self.arrays.items()}
+
+
+def _parse_fast(path: Path, spec: FormatSpec, skip_rows: int) -> tuple[dict[str, np.ndarray], int]:
+    """(column name -> array, rows). Raises _BadBlock, pyarrow errors or decompression
+    errors on any problem.
+
+    The text is cut into blocks of whole lines in Python and each block parsed with
+    ``pyarrow.csv.read_csv`` (single-threaded): pyarrow's own streaming reader reads
+    ahead without bound, holding most of a big file in memory."""
     used = [f.name for f in spec.fields if f.used]
-    chunks: dict[str, list[np.ndarray]] = {name: [] for name in used}
-    reader = TrackedReader(open_binary(path))
-    try:
-        stream = pacsv.open_csv(
-            pa.PythonFile(reader, mode="r"),
-            read_options=pacsv.ReadOptions(
+    parse_options = pacsv.ParseOptions(
+        delimiter=spec.delimiter, quote_char=False, escape_char=False, ignore_empty_lines=True
+    )
+    convert_options = pacsv.ConvertOptions(
+        column_types=_column_types(spec),
+        include_columns=used,
+        null_values=[],
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
+    columns = _Columns()
+    size = path.stat().st_size
+    with open(path, "rb") as raw, open_binary(path, raw) as stream:
+        for i, view in enumerate(iter_line_blocks(stream, BLOCK_SIZE)):
+            read_options = pacsv.ReadOptions(
                 column_names=spec.names,
-                skip_rows=skip_rows,
-                block_size=BLOCK_SIZE,
+                skip_rows=skip_rows if i == 0 else 0,
+                block_size=len(view) + 1,  # one record batch per block
                 use_threads=False,
-            ),
-            parse_options=pacsv.ParseOptions(
-                delimiter=spec.delimiter,
-                quote_char=False,
-                escape_char=False,
-                ignore_empty_lines=True,
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types=_column_types(spec),
-                include_columns=used,
-                null_values=[],
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-            ),
-        )
-        for batch in stream:
-            for name, values in _convert_block(spec, batch).items():
-                chunks[name].append(values)
-    except Exception as exc:
-        if reader.error is not None:
-            raise reader.error from exc
-        raise
-    finally:
-        reader.close()
-    return chunks
+            )
+            # the parsed table owns its values; it goes out of scope (releasing the view
+            # before the buffer is reused) when the comprehension ends
+            blocks = [
+                _convert_block(spec, batch)
+                for batch in pacsv.read_csv(
+                    pa.py_buffer(view),
+                    read_options=read_options,
+                    parse_options=parse_options,
+                    convert_options=convert_options,
+                ).to_batches()
+            ]
+            for block in blocks:
+                rows = len(next(iter(block.values())))
+                # rows expected in all: rows so far scaled by the share of the file read
+                expected = (columns.n + rows) * size / max(raw.tell(), 1)
+                columns.append(block, int(expected * 1.02) + 1)
+    return columns.finish(), columns.n
 
 
 # --- slow path: locate the first bad line --------------------------------------------
@@ -247,26 +280,21 @@ def _locate_error(path: Path, spec: FormatSpec, skip_rows: int, cause: BaseExcep
 # --- assembly ------------------------------------------------------------------------
 
 
-def _concat(chunks: dict[str, list[np.ndarray]], name: str) -> np.ndarray:
-    """Concatenate and free one column's blocks (keeps the peak near the output size)."""
-    parts = chunks.pop(name)
-    if len(parts) > 1:
-        return np.concatenate(parts)
-    # a single block may be a read-only view of an Arrow buffer
-    return parts[0] if parts[0].flags.writeable else parts[0].copy()
-
-
 def _relative_ns(spec: FormatSpec, raw: np.ndarray) -> np.ndarray:
-    first = raw[0]
+    """Times relative to the first request in ns, computed in place where possible
+    (fresh memory is the dominant cost for big traces)."""
+    raw -= raw[0]  # differences of nearby floats are exact, absolute values are not
+    raw *= spec.time_unit_ns if raw.dtype.kind == "f" else int(spec.time_unit_ns)
     if raw.dtype.kind == "f":
-        # subtract first: differences of nearby floats are exact, absolute values not
-        rel = raw - first
-        rel *= spec.time_unit_ns
-        return np.rint(rel, out=rel).astype(np.int64)
-    rel = raw - first
-    if spec.time_unit_ns != 1:
-        rel *= int(spec.time_unit_ns)
-    return rel
+        return np.rint(raw, out=raw).astype(np.int64)
+    return raw
+
+
+def out_of_order_count(time_ns: np.ndarray) -> int:
+    """Requests that arrive before an earlier one (those ``monotonic_time_ns`` delays)."""
+    if len(time_ns) < 2 or not (time_ns[1:] < time_ns[:-1]).any():
+        return 0
+    return int(np.count_nonzero(time_ns < np.maximum.accumulate(time_ns)))
 
 
 def map_device_regions(
@@ -320,32 +348,30 @@ def read_trace(
     skip_rows = 1 if first[0][0] == 1 and _is_header(spec, first[0][1]) else 0
 
     try:
-        chunks = _parse_fast(path, spec, skip_rows)
+        cols, n = _parse_fast(path, spec, skip_rows)
     except (_BadBlock, pa.ArrowException, *DECOMPRESSION_ERRORS) as exc:
         _locate_error(path, spec, skip_rows, exc)
         raise AssertionError("unreachable") from exc  # _locate_error always raises
 
-    n = sum(len(c) for c in chunks[spec.time])
     if n == 0:
         raise TraceFormatError(path, None, "", "no data lines (only a header or blank lines)")
-    time_ns = _relative_ns(spec, _concat(chunks, spec.time))
-    offset = _concat(chunks, spec.offset)
+    time_ns = _relative_ns(spec, cols[spec.time])
+    offset = cols[spec.offset]
     if spec.offset_unit != 1:
         offset *= spec.offset_unit
-    size = _concat(chunks, spec.size)
+    size = cols[spec.size]
     if spec.size_unit != 1:
         size *= spec.size_unit
-    is_write = _concat(chunks, spec.op)
+    is_write = cols[spec.op]
     extra: dict[str, Any] = {"reader_version": READER_VERSION, "options": opts}
     if spec.device is not None:
-        device = _concat(chunks, spec.device)
+        device = cols[spec.device]
         if opts.get("map_devices"):
             offset, bases = map_device_regions(offset, size, device)
             extra["device_base_bytes"] = bases
         else:
             extra["devices"] = [int(d) for d in np.unique(device)]
-    # requests that arrive before an earlier one (those monotonic_time_ns() delays)
-    backward = int(np.count_nonzero(time_ns < np.maximum.accumulate(time_ns)))
+    backward = out_of_order_count(time_ns)
     meta = TraceMeta(
         name=name or default_name(path),
         format=fmt,
