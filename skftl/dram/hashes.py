@@ -75,7 +75,7 @@ def division(keys: np.ndarray, n_sets: int, modulus: int | None = None) -> np.nd
 @register_hash("division_prime")
 def division_prime(keys: np.ndarray, n_sets: int) -> np.ndarray:
     """Division method with M the largest prime <= n_sets ([29]'s advice)."""
-    return division(keys, n_sets, modulus=largest_prime_at_most(n_sets))
+    return division(keys, n_sets, modulus=largest_prime_at_most(n_sets) if n_sets > 1 else 1)
 
 
 @register_hash("folding")
