@@ -44,6 +44,7 @@ from skftl.dram.lpmt import Lpmt, LpmtConfig
 from skftl.dram.timing import DramTiming, case_labels
 from skftl.errors import ConfigError
 from skftl.io import write_csv
+from skftl.pipeline import _cache_dir
 
 # ------------------------------------------------------------------ the paper's numbers
 TABLE_IV = {  # primary LPMT occupancy (%): shifting, folding, radix, division
@@ -106,7 +107,7 @@ def load_streams(cfg: dict[str, Any], progress: bool = False) -> dict[str, FileS
             name,
             candidates=tr.get("workloads", {}).get(name),
             trace_dirs=trace_dirs(cfg),
-            cache_dir=tr.get("cache_dir"),
+            cache_dir=_cache_dir(cfg),  # relative to the repository, not the cwd
             seed=cfg.get("seed", 0),
             n_requests=n_req,
         )
