@@ -53,7 +53,7 @@ C_LEN = 4
 # table scalars
 TS_FREE_SETS, TS_FREE_PAGES = range(2)
 
-TOUCH_BATCH = 32  # operations whose home sets are loaded ahead of processing
+TOUCH_BATCH = 256  # operations whose home sets are loaded ahead of processing
 
 # counters
 (
