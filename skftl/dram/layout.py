@@ -38,7 +38,12 @@ PLACEMENTS = ("single", "fixed", "dynamic", "set_per_bank")
 
 # indices into the int64 layout vector
 LP_NB, LP_K, LP_WPB, LP_EPR, LP_DYNAMIC, LP_BT_ROW_BASE, LP_PPB = range(7)
-LP_LEN = 7
+LP_NB_SHIFT, LP_EPR_SHIFT, LP_PPB_SHIFT = range(7, 10)  # log2 of a power of two, else -1
+LP_LEN = 10
+
+
+def _log2_or_minus1(n: int) -> int:
+    return n.bit_length() - 1 if n > 0 and n & (n - 1) == 0 else -1
 
 
 @dataclass(frozen=True)
@@ -84,25 +89,36 @@ class Layout:
         lp[LP_NB], lp[LP_K], lp[LP_WPB] = self.n_banks, self.banks_per_set, self.ways_per_bank
         lp[LP_EPR], lp[LP_DYNAMIC] = self.entries_per_row, int(self.dynamic)
         lp[LP_BT_ROW_BASE], lp[LP_PPB] = self.bt_row_base, self.pages_per_block
+        lp[LP_NB_SHIFT] = _log2_or_minus1(self.n_banks)
+        lp[LP_EPR_SHIFT] = _log2_or_minus1(self.entries_per_row)
+        lp[LP_PPB_SHIFT] = _log2_or_minus1(self.pages_per_block)
         return lp
+
+
+@numba.njit(cache=True, inline="always")
+def _divmod(x, d, shift):
+    """(x // d, x % d) for x >= 0; shifts when d = 2**shift (hardware divides are slow)."""
+    if shift >= 0:
+        return x >> shift, x & (d - 1)
+    return x // d, x % d
 
 
 @numba.njit(cache=True, inline="always")
 def chunk_address(g, j, lp):
     """(bank, row) of chunk j of set g."""
-    nb, k = lp[LP_NB], lp[LP_K]
-    bank = (g * k + j) % nb
-    slot = (g * k) // nb  # index of this set among the sets using the bank
-    return bank, (slot * lp[LP_WPB]) // lp[LP_EPR]
+    k = lp[LP_K]
+    bank = _divmod(g * k + j, lp[LP_NB], lp[LP_NB_SHIFT])[1]
+    slot = _divmod(g * k, lp[LP_NB], lp[LP_NB_SHIFT])[0]  # this set's index in the bank
+    return bank, _divmod(slot * lp[LP_WPB], lp[LP_EPR], lp[LP_EPR_SHIFT])[0]
 
 
 @numba.njit(cache=True, inline="always")
 def bt_address(page, lp):
     """(bank, row) of the block-table entry of physical page ``page``."""
-    nb, ppb = lp[LP_NB], lp[LP_PPB]
-    block = page // ppb
-    idx = (block // nb) * ppb + page % ppb
-    return block % nb, lp[LP_BT_ROW_BASE] + idx // lp[LP_EPR]
+    block, offset = _divmod(page, lp[LP_PPB], lp[LP_PPB_SHIFT])
+    bt_slot, bank = _divmod(block, lp[LP_NB], lp[LP_NB_SHIFT])
+    idx = bt_slot * lp[LP_PPB] + offset
+    return bank, lp[LP_BT_ROW_BASE] + _divmod(idx, lp[LP_EPR], lp[LP_EPR_SHIFT])[0]
 
 
 @numba.njit(cache=True, inline="always")
