@@ -1,10 +1,11 @@
 """Streaming trace readers: text (plain/gzip/bzip2) -> ``Requests``.
 
-Happy path: pyarrow's streaming CSV reader parses the file block by block (memory is
-bounded by the block size plus the output columns) and every block is checked and
-converted with numpy. As soon as anything is wrong (pyarrow cannot parse a value, a
-vectorised check fails, decompression fails) the file is rescanned with a plain Python
-line loop (``formats.check_line``) that names the first bad line exactly.
+Happy path: the decompressed text is cut into blocks of whole lines (one reused
+buffer), pyarrow's CSV parser parses each block, and numpy checks and converts it into
+preallocated output columns, so memory is the output plus one block. As soon as
+anything is wrong (pyarrow cannot parse a value, a vectorised check fails,
+decompression fails) the file is rescanned with a plain Python line loop
+(``formats.check_line``) that names the first bad line exactly.
 """
 
 from __future__ import annotations
@@ -73,9 +74,9 @@ def _first_lines(path: Path, n: int = _SNIFF_LINES) -> list[tuple[int, str]]:
     return out
 
 
-def _is_number(text: str, integer: bool) -> bool:
+def _is_number(text: str) -> bool:
     try:
-        int(text) if integer else float(text)
+        float(text)
     except ValueError:
         return False
     return True
@@ -91,7 +92,7 @@ def detect_format(path: str | Path) -> str:
     if any(_is_header(spec, first) for spec in FORMATS.values()):
         return next(name for name, spec in FORMATS.items() if _is_header(spec, first))
     tabbed = first.split("\t\t")
-    if len(tabbed) == 8 and all(_is_number(p, False) for p in tabbed):
+    if len(tabbed) == 8 and all(_is_number(p) for p in tabbed):
         return "nexus5"
     comma = first.split(",")
     if len(comma) == 7 and comma[3].lower() in ("read", "write"):
@@ -101,7 +102,7 @@ def detect_format(path: str | Path) -> str:
     if len(comma) == 6 and comma[2].lower() in ("r", "w"):
         return "mobile"
     spaced = first.split(" ")
-    if len(spaced) == 5 and all(_is_number(p, False) for p in spaced):
+    if len(spaced) == 5 and all(_is_number(p) for p in spaced):
         # Heimdall's arrival is a decimal in ms ("0.000"); MQSim's an integer in ns.
         if any("." in line.split(" ")[0] for _, line in lines):
             return "heimdall"
@@ -169,7 +170,10 @@ def _convert_block(spec: FormatSpec, batch: pa.RecordBatch) -> dict[str, np.ndar
             if not (is_write | (values == read_code)).all():
                 raise _BadBlock
             values = is_write
-        if f.min_value is not None and len(values) and values.min() < f.min_value:
+        if len(values) and (
+            (f.min_value is not None and values.min() < f.min_value)
+            or (f.max_value is not None and values.max() > f.max_value)
+        ):
             raise _BadBlock
         if f.kind == "flags":
             values = (values & 1).astype(bool)
@@ -284,9 +288,11 @@ def _relative_ns(spec: FormatSpec, raw: np.ndarray) -> np.ndarray:
     """Times relative to the first request in ns, computed in place where possible
     (fresh memory is the dominant cost for big traces)."""
     raw -= raw[0]  # differences of nearby floats are exact, absolute values are not
-    raw *= spec.time_unit_ns if raw.dtype.kind == "f" else int(spec.time_unit_ns)
     if raw.dtype.kind == "f":
+        raw *= spec.time_unit_ns
         return np.rint(raw, out=raw).astype(np.int64)
+    if spec.time_unit_ns != 1:
+        raw *= int(spec.time_unit_ns)
     return raw
 
 
