@@ -71,8 +71,6 @@ TABLE_VI = {  # average lookup latency (ns): single bank, 4 banks fixed, 4 banks
 TABLE_VI_IMPROVEMENT = {"fixed": 11.91, "dynamic": 16.28}  # average % over single bank
 FINANCIAL1_FILES = 700_873
 MODELS = ("paper", "ddr4")
-# Table II's fixed table, used by `scale: paper`
-PAPER_N_SETS, PAPER_N_BLOCKS = 1 << 17, 1 << 12
 
 
 # ------------------------------------------------------------------ configuration
@@ -96,13 +94,14 @@ def load_streams(cfg: dict[str, Any], progress: bool = False) -> dict[str, FileS
 
     sec = _section(cfg)
     tr = cfg.get("traces", {})
+    paper = sec.get("scale", "default") == "paper"
     n_req = sec.get("n_requests")
-    if sec.get("scale", "default") == "paper":
-        n_req = None  # the preset's own length
-    elif n_req is None:
+    if n_req is None:
         n_req = tr.get("synthetic_requests")
     out = {}
     for name in tqdm(sec["workloads"], desc="lpmt traces", disable=not progress):
+        if paper:
+            n_req = (sec.get("paper_requests") or {}).get(name, n_req)
         req = workload(
             name,
             candidates=tr.get("workloads", {}).get(name),
@@ -123,19 +122,14 @@ def table_config(sec: dict[str, Any], streams: dict[str, FileStream]) -> LpmtCon
     """The LPMT shared by all workloads, sized like the paper: entries = next power of two
     >= the most files of any workload; pages for every workload's files."""
     assoc = int(sec["assoc"])
-    paper = sec.get("scale", "default") == "paper"
     n_sets = sec.get("n_sets", "auto")
     if n_sets == "auto":
-        n_sets = (
-            PAPER_N_SETS
-            if paper
-            else max(1, _next_pow2(max(s.n_files for s in streams.values())) // assoc)
-        )
+        n_sets = max(1, _next_pow2(max(s.n_files for s in streams.values())) // assoc)
     n_blocks = sec.get("n_blocks", "auto")
     ppb = int(sec["pages_per_block"])
     if n_blocks == "auto":
         need = max(s.pages_needed() for s in streams.values())
-        n_blocks = PAPER_N_BLOCKS if paper else max(1, -(-need // ppb))
+        n_blocks = max(1, -(-need // ppb))
     return LpmtConfig(
         n_sets=int(n_sets),
         assoc=assoc,
