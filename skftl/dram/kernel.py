@@ -193,7 +193,8 @@ def run_ops_kernel(
             # overlap, where inside the loop each would stall the dependent probe.
             for j in range(i, min(i + TOUCH_BATCH, ops.shape[0])):
                 h = homes[j]
-                touched += ent_key[h, 0] + ent_flags[h, 0] + ent_pa[h, 0] + set_next[h]
+                touched += ent_key[h, 0] + ent_key[h, assoc - 1] + ent_flags[h, 0]
+                touched += ent_pa[h, 0] + set_next[h]
         key, op, arg = keys[i], ops[i], args[i]
         lat = 0
         nacc = 0
@@ -326,7 +327,7 @@ def run_ops_kernel(
         out_status[i] = status
     store_state(sc, dst)
     if touched == -(1 << 62):  # keeps the touching loads alive; never true
-        ct[CT_LEN - 1] += 0
+        ct[CT_LEN - 1] += 1
     ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (
         n_reads,
         cycles,
