@@ -49,14 +49,20 @@ def main() -> None:
         for placement in ("single", "fixed", "dynamic"):
             cfg = LpmtConfig(hash=args.hash, placement=placement)
             table = Lpmt(cfg, DramTiming(model=model))
-            t0, w0 = time.process_time(), time.perf_counter()
-            out = table.run(ops, all_keys, all_args)
-            dt, dw = time.process_time() - t0, time.perf_counter() - w0
+            cpu, wall = [], []
+            for part in (slice(0, args.inserts), slice(args.inserts, n)):
+                t0, w0 = time.process_time(), time.perf_counter()
+                out = table.run(ops[part], all_keys[part], all_args[part])
+                cpu.append(time.process_time() - t0)
+                wall.append(time.perf_counter() - w0)
+            dt, dw = sum(cpu), sum(wall)
             ns = out.latency.mean() * table.timing.tck_ns
             print(
                 f"  {model:5s} {placement:8s}: {n / dt / 1e6:6.2f} M ops/s CPU "
-                f"({n / dw / 1e6:6.2f} wall; {table.counters[0] / dt / 1e6:6.1f} M DRAM "
-                f"reads/s), mean lookup latency {ns:6.2f} ns"
+                f"({n / dw / 1e6:5.2f} wall; inserts {args.inserts / cpu[0] / 1e6:5.2f}, "
+                f"lookups {args.lookups / cpu[1] / 1e6:5.2f} M/s CPU; "
+                f"{table.counters[0] / dt / 1e6:5.1f} M DRAM reads/s), "
+                f"lookup latency {ns:6.2f} ns"
             )
     print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -35,8 +35,16 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from skftl.dram.layout import LP_DYNAMIC, LP_K, LP_WPB, bt_address, chunk_address, chunk_order
-from skftl.dram.timing import load_state, read_run, store_state
+from skftl.dram.layout import (
+    LP_DYNAMIC,
+    LP_K,
+    LP_WPB,
+    bt_address,
+    chunk_address,
+    chunk_order,
+    layout_tuple,
+)
+from skftl.dram.timing import flush_tally, load_state, params_tuple, read_run, store_state
 
 OP_READ, OP_WRITE, OP_DELETE, OP_DELETE_PAGE = 0, 1, 2, 3
 OP_NAMES = {"read": OP_READ, "write": OP_WRITE, "delete": OP_DELETE, "delete_page": OP_DELETE_PAGE}
@@ -165,19 +173,21 @@ def _remove_entry(
 @numba.njit(cache=True)
 def run_ops_kernel(
     ops, keys, homes, args,  # operation stream
-    cfg, lp, tp,  # config, layout, timing vectors
+    cfg, lp_arr, tp_arr, recency_row,  # config, layout, timing vectors, Fig. 7 recency row
     ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
     bt_next, bt_prev, bt_flags, free_pages, ts,  # table state
     banks, acts, sc, cases,  # DRAM state
     rec, ct,  # recorded (bank, row) stream (may have 0 columns), counters
     out_lat, out_nacc, out_status,
 ):  # fmt: skip
+    lp, tp = layout_tuple(lp_arr), params_tuple(tp_arr)
     assoc = cfg[C_ASSOC]
     early = cfg[C_EARLY_EXIT] != 0
     k, wpb = lp[LP_K], lp[LP_WPB]
     dynamic = lp[LP_DYNAMIC] != 0
     order = np.empty(k, dtype=np.int64)
     dst = load_state(sc)
+    tally = (0, 0)
     # hot counters live in locals (see timing.load_state) and are stored at the end
     n_reads, cycles, sets_probed, bt_reads, hits = (
         ct[CT_READS],
@@ -205,7 +215,7 @@ def run_ops_kernel(
         while g >= 0:
             sets_probed += 1
             if dynamic:
-                chunk_order(g, lp, banks, order)
+                chunk_order(g, lp, banks, recency_row, order)
             for jj in range(k):
                 j = order[jj] if dynamic else jj
                 bank, row = chunk_address(g, j, lp)
@@ -217,7 +227,7 @@ def run_ops_kernel(
                         if early:
                             m = u + 1
                         break
-                dlat, dst = read_run(bank, row, m, tp, banks, acts, cases, dst)
+                dlat, dst, tally = read_run(bank, row, m, tp, banks, acts, cases, dst, tally)
                 _record(bank, row, m, n_reads, rec)
                 n_reads += m
                 lat += dlat
@@ -240,7 +250,7 @@ def run_ops_kernel(
                 p = ent_pa[fg, fw]
                 while True:
                     bank, row = bt_address(p, lp)
-                    dlat, dst = read_run(bank, row, 1, tp, banks, acts, cases, dst)
+                    dlat, dst, tally = read_run(bank, row, 1, tp, banks, acts, cases, dst, tally)
                     _record(bank, row, 1, n_reads, rec)
                     n_reads += 1
                     lat += dlat
@@ -326,6 +336,7 @@ def run_ops_kernel(
         out_nacc[i] = nacc
         out_status[i] = status
     store_state(sc, dst)
+    flush_tally(tp, cases, tally)
     if touched == -(1 << 62):  # keeps the touching loads alive; never true
         ct[CT_LEN - 1] += 1
     ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from skftl.dram.timing import B_RECENCY
 from skftl.errors import ConfigError
 
 PLACEMENTS = ("single", "fixed", "dynamic", "set_per_bank")
@@ -96,6 +95,12 @@ class Layout:
 
 
 @numba.njit(cache=True, inline="always")
+def layout_tuple(a):
+    """The layout vector as a tuple (see timing.params_tuple)."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9])
+
+
+@numba.njit(cache=True, inline="always")
 def _divmod(x, d, shift):
     """(x // d, x % d) for x >= 0; shifts when d = 2**shift (hardware divides are slow)."""
     if shift >= 0:
@@ -122,9 +127,10 @@ def bt_address(page, lp):
 
 
 @numba.njit(cache=True, inline="always")
-def chunk_order(g, lp, banks, order):
+def chunk_order(g, lp, banks, recency_row, order):
     """Fill ``order[:k]`` with the chunk indices of set g in read order: 0..k-1 (fixed),
-    or by the recency of their banks (``banks[B_RECENCY]``), least recent first (Fig. 7)."""
+    or by the recency of their banks, least recent first (Fig. 7); ``banks[recency_row]``
+    holds it (larger = more recent)."""
     k, nb = lp[LP_K], lp[LP_NB]
     for j in range(k):
         order[j] = j
@@ -132,9 +138,9 @@ def chunk_order(g, lp, banks, order):
         return
     for a in range(1, k):  # insertion sort on the banks' last-access stamps
         j = order[a]
-        key = banks[B_RECENCY, (g * k + j) % nb]
+        key = banks[recency_row, (g * k + j) % nb]
         b = a - 1
-        while b >= 0 and banks[B_RECENCY, (g * k + order[b]) % nb] > key:
+        while b >= 0 and banks[recency_row, (g * k + order[b]) % nb] > key:
             order[b + 1] = order[b]
             b -= 1
         order[b + 1] = j

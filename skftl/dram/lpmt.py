@@ -19,7 +19,7 @@ import numpy as np
 from skftl.dram import kernel as K
 from skftl.dram.hashes import hash_keys
 from skftl.dram.layout import Layout
-from skftl.dram.timing import DramState, DramTiming
+from skftl.dram.timing import DramState, DramTiming, recency_row
 from skftl.errors import ConfigError
 
 
@@ -143,7 +143,7 @@ class Lpmt:
         out = OpResult(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int8))
         K.run_ops_kernel(
             ops, keys, homes, args,
-            self.cfg, self._lp, self._tp,
+            self.cfg, self._lp, self._tp, recency_row(self.timing),
             self.ent_key, self.ent_pa, self.ent_flags, self.set_next, self.set_prev,
             self.set_count, self.free_sets,
             self.bt_next, self.bt_prev, self.bt_flags, self.free_pages, self.ts,

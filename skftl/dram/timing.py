@@ -155,7 +155,7 @@ class DramState:
         self.banks[B_LAST_ACT] = NEVER
         self.banks[B_READY] = 0
         self.banks[B_RECENCY] = -np.arange(n_banks, 0, -1)  # ties: lower bank is older
-        self.banks[B_LAST_IDX] = NEVER
+        self.banks[B_LAST_IDX] = NEVER  # ties: chunk order, i.e. lower bank is older
         self.acts = np.full(4, NEVER, dtype=np.int64)
         self.sc = np.zeros(SC_LEN, dtype=np.int64)
         self.sc[SC_PREV_RD] = NEVER
@@ -175,6 +175,14 @@ class DramState:
 # serialise on CPUs with store-bypass mitigations, which cost 10x in throughput.
 S_COUNT, S_STAMP, S_PREV_END, S_PREV_RD, S_PREV_RD_GROUP = range(5)
 S_LAST_ACT, S_LAST_ACT_GROUP, S_ACT_POS, S_NEXT_REF, S_REFRESHES = range(5, 10)
+
+
+@numba.njit(cache=True, inline="always")
+def params_tuple(a):
+    """The timing vector as a tuple: kernels read parameters from registers, not from an
+    array that every store to the state arrays might alias."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+            a[13], a[14], a[15], a[16], a[17])  # fmt: skip
 
 
 @numba.njit(cache=True, inline="always")
@@ -256,22 +264,17 @@ def _strict_read(bank, row, tp, banks, acts, s):
 
 
 @numba.njit(cache=True, inline="always")
-def read_core(bank, row, tp, banks, acts, cases, s):
-    """One read of (bank, row): classify it (Table V), time it under the selected model,
-    update the open rows, the look-back window and the bank recency. Returns (cycles,
-    new scalar state)."""
+def read_core(bank, row, tp, banks, acts, s):
+    """One read of (bank, row): classify it (Table V class index, see case_labels), time
+    it under the selected model, update the open rows, the look-back window and the
+    bank recency. Returns (cycles, class, new scalar state)."""
     window = tp[TP_WINDOW]
     count = s[S_COUNT]
     n = count - banks[B_LAST_IDX, bank]  # reads since this bank's last read
     if n > window:
         n = 0
     hit = banks[B_OPEN, bank] == row
-    if hit:
-        cases[window + 1] += 1
-    elif n > 0:
-        cases[n - 1] += 1
-    else:
-        cases[window] += 1
+    cls = window + 1 if hit else (n - 1 if n > 0 else window)
     if tp[TP_MODEL] == 0:
         if hit or n == 0:
             lat = tp[TP_DL]
@@ -284,42 +287,66 @@ def read_core(bank, row, tp, banks, acts, cases, s):
         end, s = _strict_read(bank, row, tp, banks, acts, s)
         lat = end - s[S_PREV_END]
         s = (s[0], s[1], end, s[3], s[4], s[5], s[6], s[7], s[8], s[9])
-    banks[B_LAST_IDX, bank] = count
+    banks[B_LAST_IDX, bank] = count  # also the Fig. 7 recency, unless reorder_on_act
     stamp = s[S_STAMP]
-    if not (hit and tp[TP_REORDER_ON_ACT] != 0):
+    if tp[TP_REORDER_ON_ACT] != 0 and not hit:
         stamp += 1
         banks[B_RECENCY, bank] = stamp
-    return lat, (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    return lat, cls, (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+
+
+def recency_row(timing: DramTiming) -> int:
+    """Row of the bank-state matrix that orders banks for Fig. 7 (larger = more recent)."""
+    return B_RECENCY if timing.reorder_on_act else B_LAST_IDX
 
 
 @numba.njit(cache=True, inline="always")
-def read_run(bank, row, m, tp, banks, acts, cases, s):
+def _tally(cls, window, cases, tally):
+    """Count a read's class: row hits and "no bank repeat" (most reads) in the local
+    tally (see load_state for why), the rare bank conflicts in ``cases``."""
+    if cls == window + 1:
+        return (tally[0] + 1, tally[1])
+    if cls == window:
+        return (tally[0], tally[1] + 1)
+    cases[cls] += 1
+    return tally
+
+
+@numba.njit(cache=True, inline="always")
+def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
     """``m`` consecutive reads of the same (bank, row); the paper model's row hits after
-    the first read are added in one step (same result as ``m`` calls of read_core)."""
-    lat, s = read_core(bank, row, tp, banks, acts, cases, s)
+    the first read are added in one step (same result as ``m`` calls of read_core).
+    Returns (cycles, state, tally); add the tally to ``cases`` with :func:`flush_tally`."""
+    window = tp[TP_WINDOW]
+    lat, cls, s = read_core(bank, row, tp, banks, acts, s)
+    tally = _tally(cls, window, cases, tally)
     if m <= 1:
-        return lat, s
+        return lat, s, tally
     if tp[TP_MODEL] != 0:
         for _ in range(m - 1):
-            more_lat, s = read_core(bank, row, tp, banks, acts, cases, s)
+            more_lat, cls, s = read_core(bank, row, tp, banks, acts, s)
+            tally = _tally(cls, window, cases, tally)
             lat += more_lat
-        return lat, s
+        return lat, s, tally
     more = m - 1
-    cases[tp[TP_WINDOW] + 1] += more
     banks[B_LAST_IDX, bank] = s[S_COUNT] + more - 1
-    stamp = s[S_STAMP]
-    if tp[TP_REORDER_ON_ACT] == 0:
-        stamp += more
-        banks[B_RECENCY, bank] = stamp
-    s = (s[0] + more, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
-    return lat + more * tp[TP_DL], s
+    s = (s[0] + more, s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    return lat + more * tp[TP_DL], s, (tally[0] + more, tally[1])
+
+
+@numba.njit(cache=True, inline="always")
+def flush_tally(tp, cases, tally):
+    cases[tp[TP_WINDOW] + 1] += tally[0]
+    cases[tp[TP_WINDOW]] += tally[1]
 
 
 @numba.njit(cache=True)
-def time_stream_kernel(bank_seq, row_seq, tp, banks, acts, sc, cases, out):
+def time_stream_kernel(bank_seq, row_seq, tp_arr, banks, acts, sc, cases, out):
+    tp = params_tuple(tp_arr)
     s = load_state(sc)
     for i in range(bank_seq.shape[0]):
-        out[i], s = read_core(bank_seq[i], row_seq[i], tp, banks, acts, cases, s)
+        out[i], cls, s = read_core(bank_seq[i], row_seq[i], tp, banks, acts, s)
+        cases[cls] += 1
     store_state(sc, s)
 
 
