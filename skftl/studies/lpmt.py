@@ -37,14 +37,13 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
-from skftl.config import trace_dirs
 from skftl.dram.files import FileStream, file_stream
 from skftl.dram.hashes import hash_keys
 from skftl.dram.lpmt import Lpmt, LpmtConfig
 from skftl.dram.timing import DramTiming, case_labels
 from skftl.errors import ConfigError
 from skftl.io import write_csv
-from skftl.pipeline import _cache_dir
+from skftl.pipeline import workload_for
 
 # ------------------------------------------------------------------ the paper's numbers
 TABLE_IV = {  # primary LPMT occupancy (%): shifting, folding, radix, division
@@ -90,7 +89,6 @@ def timings(sec: dict[str, Any]) -> dict[str, DramTiming]:
 
 def load_streams(cfg: dict[str, Any], progress: bool = False) -> dict[str, FileStream]:
     """Every workload of the study as an LPMT operation stream (real trace when present)."""
-    from skftl.traces import workload
 
     sec = _section(cfg)
     tr = cfg.get("traces", {})
@@ -102,14 +100,7 @@ def load_streams(cfg: dict[str, Any], progress: bool = False) -> dict[str, FileS
     for name in tqdm(sec["workloads"], desc="lpmt traces", disable=not progress):
         if paper:
             n_req = (sec.get("paper_requests") or {}).get(name, n_req)
-        req = workload(
-            name,
-            candidates=tr.get("workloads", {}).get(name),
-            trace_dirs=trace_dirs(cfg),
-            cache_dir=_cache_dir(cfg),  # relative to the repository, not the cwd
-            seed=cfg.get("seed", 0),
-            n_requests=n_req,
-        )
+        req = workload_for(name, cfg, n_requests=n_req)
         out[name] = file_stream(req, int(sec["page_size"]), int(sec["la_unit"]))
     return out
 
