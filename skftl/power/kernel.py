@@ -63,11 +63,20 @@ N_PFIELDS = 5
 # globals
 G_FLUSHED, G_MAXK1, G_CUR, G_PEAK, G_VIOL, G_PPZ, G_POOL, G_EVENTS = 0, 1, 2, 3, 4, 5, 6, 7
 G_CONS_ERR, G_OVERFLOW, G_DONE, G_HOPS, G_QHEAD, G_QLEN, G_STARTS, G_MAXPKT = (
-    8, 9, 10, 11, 12, 13, 14, 15,
+    8,
+    9,
+    10,
+    11,
+    12,
+    13,
+    14,
+    15,
 )
 N_GLOBALS = 16
 # parameters
-R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_S, R_WAYS, R_MSG, R_WMASK, R_BIN, R_CHECK = range(13)
+R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_S, R_WAYS, R_MSG, R_WMASK, R_BIN, R_CHECK = range(
+    13
+)
 N_PARAMS = 13
 # tables, packed into one flat int64 array ``tb`` with start offsets ``to`` (one argument
 # instead of sixteen keeps calls between the kernel's functions cheap)

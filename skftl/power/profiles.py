@@ -23,7 +23,9 @@ from skftl.errors import TraceFormatError
 
 SAMPLE_NS = 40  # current sampling period of the paper's measurements
 LEVEL_UNIT = 1_000_000  # integer current units per I_max
-DEFAULT_PROFILE_PATH = Path(__file__).resolve().parent.parent / "data" / "power" / "profiles_default.csv"
+DEFAULT_PROFILE_PATH = (
+    Path(__file__).resolve().parent.parent / "data" / "power" / "profiles_default.csv"
+)
 
 # Atomic operations (Table I); the order fixes their integer ids in the kernels.
 ATOMICS: tuple[str, ...] = (
@@ -139,7 +141,9 @@ def load_profiles(path: str | Path | None = None) -> Profiles:
     cols = set(df.columns)
     # data line numbers in the file (1-based, counting comments and header) for errors
     with open(path) as fh:
-        data_lines = [i + 1 for i, ln in enumerate(fh) if ln.strip() and not ln.lstrip().startswith("#")][1:]
+        data_lines = [
+            i + 1 for i, ln in enumerate(fh) if ln.strip() and not ln.lstrip().startswith("#")
+        ][1:]
 
     def bad(row: int, value: object, reason: str) -> TraceFormatError:
         line = data_lines[row] if row < len(data_lines) else None
@@ -164,13 +168,21 @@ def load_profiles(path: str | Path | None = None) -> Profiles:
 
 def _from_segments(df: pd.DataFrame, bad) -> list[np.ndarray]:
     parts: list[list[np.ndarray]] = [[] for _ in ATOMICS]
-    for row, (name, dur, level) in enumerate(zip(df["atomic"], df["duration_ns"], df["level"], strict=True)):
-        if not (isinstance(dur, (int, np.integer)) or float(dur).is_integer()) or dur <= 0 or dur % SAMPLE_NS:
+    for row, (name, dur, level) in enumerate(
+        zip(df["atomic"], df["duration_ns"], df["level"], strict=True)
+    ):
+        if (
+            not (isinstance(dur, (int, np.integer)) or float(dur).is_integer())
+            or dur <= 0
+            or dur % SAMPLE_NS
+        ):
             raise bad(row, dur, f"duration_ns must be a positive multiple of {SAMPLE_NS}")
         if not (0.0 <= float(level) <= 1.0) or math.isnan(float(level)):
             raise bad(row, level, "level must be a fraction of I_max in [0, 1]")
         n = int(dur) // SAMPLE_NS
-        parts[ATOMICS.index(name)].append(np.full(n, round(float(level) * LEVEL_UNIT), dtype=np.int64))
+        parts[ATOMICS.index(name)].append(
+            np.full(n, round(float(level) * LEVEL_UNIT), dtype=np.int64)
+        )
     return [np.concatenate(p) if p else np.zeros(0, np.int64) for p in parts]
 
 
