@@ -101,9 +101,13 @@ def _t(tb, to, table, i):
     return tb[to[table] + i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _flush(t, g, prm, diff, series):
-    """Sum all 40 ns samples that start before ``t`` (they cannot change any more)."""
+    """Sum all 40 ns samples that start before ``t`` (they cannot change any more).
+
+    ``diff`` holds the window's difference array followed by one counter per block of 64
+    samples that counts writes into the block; a block nobody wrote to is skipped whole
+    (the current is constant over it), so idle and steady stretches cost 1/64 per sample."""
     s = prm[R_S]
     kmax = _ceil_div(t, s)
     k = g[G_FLUSHED]
@@ -115,10 +119,18 @@ def _flush(t, g, prm, diff, series):
     pb = prm[R_PB]
     rbin = prm[R_BIN]
     nrec = len(series)
+    w = mask + 1
     while k < stop:
         j = k & mask
+        if (j & 63) == 0 and rbin == 0 and k + 64 <= stop and diff[w + (j >> 6)] == 0:
+            if cur > pb:
+                viol += 64
+            k += 64
+            continue
         cur += diff[j]
         diff[j] = 0
+        if (j & 63) == 63:
+            diff[w + (j >> 6)] = 0
         if cur > peak:
             peak = cur
         if cur > pb:
@@ -136,7 +148,7 @@ def _flush(t, g, prm, diff, series):
     g[G_VIOL] = viol
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_current(a, ts, g, prm, diff, tb, to):
     s = prm[R_S]
     mask = prm[R_WMASK]
@@ -151,6 +163,8 @@ def _add_current(a, ts, g, prm, diff, tb, to):
             lvl = _t(tb, to, RUN_LVL, r)
             diff[k0 & mask] += lvl
             diff[k1 & mask] -= lvl
+            diff[mask + 1 + ((k0 & mask) >> 6)] += 1
+            diff[mask + 1 + ((k1 & mask) >> 6)] += 1
             if k1 > g[G_MAXK1]:
                 g[G_MAXK1] = k1
 
@@ -169,7 +183,7 @@ def _absorbs(c, p, ch, pk, prm):
     return ch[c, C_HT] + pk[p, P_TOK] >= ch[c, C_NEED]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _retarget(p, s_from, include_current, ch, pk, prm, pkt_tgt):
     """Point packet ``p`` (at its position of slot ``s_from``) at the first chip on its way
     that would absorb it; no event if none would."""
@@ -188,7 +202,7 @@ def _retarget(p, s_from, include_current, ch, pk, prm, pkt_tgt):
     pkt_tgt[p] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _announce(c, t, ch, pk, prm, pkt_tgt):
     """Chip ``c`` may now absorb packets: let every packet that reaches it before its current
     target stop there instead."""
@@ -209,7 +223,7 @@ def _announce(c, t, ch, pk, prm, pkt_tgt):
             pkt_tgt[p] = c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _forward(c, t, tok, key, ch, pk, prm, pkt_tgt, g):
     if tok == 0 and key == 0:
         return
@@ -229,7 +243,7 @@ def _forward(c, t, tok, key, ch, pk, prm, pkt_tgt, g):
     _retarget(p, s, include, ch, pk, prm, pkt_tgt)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_atomic(c, t_dec, comp, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to):
     a = ch[c, C_ATOM]
     ts = t_dec + comp
@@ -248,7 +262,7 @@ def _start_atomic(c, t_dec, comp, ch, g, prm, diff, wait_ns, wait_cnt, op_start,
         ch[c, C_TIMER] = ts + _t(tb, to, A_DUR, a)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _begin_wait(c, t, ch, tb, to):
     a = _t(tb, to, TMPL_ATOM, _t(tb, to, TMPL_OFF, ch[c, C_TYPE]) + ch[c, C_STEP])
     ch[c, C_ATOM] = a
@@ -258,8 +272,8 @@ def _begin_wait(c, t, ch, tb, to):
     ch[c, C_NEED] = _t(tb, to, SA_RT, _t(tb, to, A_SA_OFF, a))
 
 
-@njit(cache=True)
-def _dcc_schedule(c, t, ch, prm, tb, to):
+@njit(cache=True, _nrt=False)
+def _dcc_schedule(c, t, ch, prm, tb, to, scratch):
     """Earliest start >= t at which this operation's modelled current (atomic peaks) plus the
     modelled current of every operation already scheduled stays within the budget."""
     tmpl_off = tb[to[TMPL_OFF] : to[TMPL_OFF + 1]]
@@ -274,7 +288,7 @@ def _dcc_schedule(c, t, ch, prm, tb, to):
     nl = tmpl_len[ty]
     dur = tmpl_cum[o0 + nl]
     s = t
-    ptr = np.zeros(n, dtype=np.int64)
+    ptr = scratch
     while True:
         # per other chip: index of its modelled piece at time s (or -1 if none)
         for c2 in range(n):
@@ -333,7 +347,7 @@ def _dcc_schedule(c, t, ch, prm, tb, to):
             return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ctrl_grant(c, t, ch, g, prm, chan_free, diff, wait_ns, wait_cnt, op_start, tb, to):
     """Central pool grants chip ``c`` its tokens; the grant is a message on its channel."""
     g[G_POOL] -= ch[c, C_NEED]
@@ -344,7 +358,7 @@ def _ctrl_grant(c, t, ch, g, prm, chan_free, diff, wait_ns, wait_cnt, op_start, 
     _start_atomic(c, ts, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ctrl_release(c, t, tok, ch, g, prm, chan_free, cq, diff, wait_ns, wait_cnt, op_start, tb, to):
     k = ch[c, C_CHAN]
     chan_free[k] = max(t, chan_free[k]) + prm[R_MSG]  # return message occupies the channel
@@ -359,7 +373,7 @@ def _ctrl_release(c, t, tok, ch, g, prm, chan_free, cq, diff, wait_ns, wait_cnt,
         _ctrl_grant(h, t, ch, g, prm, chan_free, diff, wait_ns, wait_cnt, op_start, tb, to)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns, wait_cnt, op_start,
              tb, to):  # fmt: skip
     """A waiting chip tries to start its next atomic operation under the scheme."""
@@ -381,7 +395,7 @@ def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns, wait_c
             _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
             return
         if ch[c, C_DCCOP] != ch[c, C_OP]:
-            ch[c, C_DCCS] = _dcc_schedule(c, t, ch, prm, tb, to)
+            ch[c, C_DCCS] = _dcc_schedule(c, t, ch, prm, tb, to, cq)
             ch[c, C_DCCOP] = ch[c, C_OP]
         if ch[c, C_DCCS] <= t:
             _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
@@ -413,7 +427,7 @@ def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns, wait_c
             _announce(c, t, ch, pk, prm, pkt_tgt)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _dispatch(c, t, ch, op_type, op_arr, chip_q, chan_free, xfer):
     """Idle chip: move its next arrived operation onto the channel, if any."""
     q = ch[c, C_QPTR]
@@ -434,7 +448,7 @@ def _dispatch(c, t, ch, op_type, op_arr, chip_q, chan_free, xfer):
     ch[c, C_TIMER] = xs + xfer[op_type[op]]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _check_tokens(ch, pk, g, prm):
     sch = prm[R_SCHEME]
     n = prm[R_N]
@@ -474,7 +488,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     pk = np.zeros((n, N_PFIELDS), dtype=np.int64)
     pkt_tgt = np.full(n, -1, dtype=np.int64)
     g = np.zeros(N_GLOBALS, dtype=np.int64)
-    diff = np.zeros(prm[R_WMASK] + 1, dtype=np.int64)
+    diff = np.zeros(prm[R_WMASK] + 1 + (prm[R_WMASK] + 1) // 64, dtype=np.int64)
     n_chan = n // prm[R_WAYS]
     chan_free = np.zeros(n_chan, dtype=np.int64)
     cq = np.zeros(n, dtype=np.int64)

@@ -184,7 +184,7 @@ def simulate(
     chip_q = order.astype(np.int64)
     chip_q_off = np.zeros(n + 1, np.int64)
     chip_q_off[1:] = np.cumsum(np.bincount(ops.chip, minlength=n))
-    window = 1 << int(np.ceil(np.log2(tables.max_atomic_ns // SAMPLE_NS + 4)))
+    window = 1 << max(6, int(np.ceil(np.log2(tables.max_atomic_ns // SAMPLE_NS + 4))))
     hop_ns = int(round(tokens.transfer_cycles() * device.cycle_ns))
     comp_ns = int(round(device.t_comp_cycles * device.cycle_ns))
     prm = np.zeros(K.N_PARAMS, np.int64)
