@@ -60,7 +60,7 @@ def cases(draw):
     if scheme in ("MTPM", "KMTPM_A", "KMTPM_SA"):
         n_rings = draw(st.sampled_from([r for r in (1, 2) if n_chips % r == 0]))
     tg = draw(st.integers(2, 4))
-    alpha = draw(st.integers(n_rings, 3 * n_rings))
+    alpha = n_rings * draw(st.integers(1, 3))
     prof = draw(tiny_profiles())
     ops = draw(op_streams(n_chips))
     msg = draw(st.sampled_from([0, 25])) if scheme == "CTRL" else 0
