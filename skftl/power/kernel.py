@@ -475,10 +475,11 @@ def _check_tokens(ch, pk, g, prm):
 
 @njit(cache=True)
 def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
-             op_start, op_done, wait_ns, wait_cnt, series, stats):  # fmt: skip
+             op_issue, op_start, op_done, wait_ns, wait_cnt, series, stats):  # fmt: skip
     """Run the whole operation stream. ``op_*`` sorted by arrival; ``chip_q`` holds op
     indices grouped by chip (CSR offsets ``chip_q_off``), each group in arrival order.
-    Fills ``op_start``/``op_done`` (ns, -1 if never), ``wait_*`` per atomic id,
+    Fills ``op_issue`` (transfer to the chip done), ``op_start`` (first atomic operation
+    starts), ``op_done`` (ns, -1 if never), ``wait_*`` per atomic id,
     ``series`` (max current per ``R_BIN`` samples) and ``stats`` (``STAT_NAMES``)."""
     n = prm[R_N]
     m = prm[R_M]
@@ -543,6 +544,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
             st = ch[c, C_STATE]
             ch[c, C_TIMER] = INF
             if st == XFER:
+                op_issue[ch[c, C_OP]] = t
                 _begin_wait(c, t, ch, tb, to)
                 _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns, wait_cnt,
                          op_start, tb, to)  # fmt: skip

@@ -111,6 +111,7 @@ def build_tables(profiles: Profiles, device: Device, tokens: TokenModel) -> Tabl
 @dataclass
 class SimResult:
     scheme: str
+    op_issue: np.ndarray  # operation handed to the chip (channel transfer done), ns
     op_start: np.ndarray
     op_done: np.ndarray
     wait_ns: np.ndarray  # per atomic id (ATOMICS order), summed over chips
@@ -128,6 +129,14 @@ class SimResult:
     @property
     def throughput_ops_per_s(self) -> float:
         return len(self.op_done) / max(self.makespan_ns, 1) * 1e9
+
+    def mean_latency_ns(self, kinds: np.ndarray, kind: int) -> float:
+        """Mean time from handing an operation of ``kind`` to its chip until it completes
+        (the paper's latency, Sec. IV-C4); nan if there is none."""
+        sel = kinds == kind
+        if not sel.any():
+            return float("nan")
+        return float(np.mean(self.op_done[sel] - self.op_issue[sel]))
 
     @property
     def violations(self) -> int:
@@ -206,6 +215,7 @@ def simulate(
         series = np.zeros(bound // (SAMPLE_NS * record_bin_samples) + 2, np.int64)
     else:
         series = np.zeros(0, np.int64)
+    op_issue = np.full(len(ops), -1, np.int64)
     op_start = np.full(len(ops), -1, np.int64)
     op_done = np.full(len(ops), -1, np.int64)
     wait_ns = np.zeros(len(ATOMICS), np.int64)
@@ -214,7 +224,7 @@ def simulate(
     K.simulate(
         ops.chip, op_type, ops.arrival_ns, chip_q, chip_q_off,
         np.asarray(device.xfer_ns(), np.int64), *tables.packed(), prm,
-        op_start, op_done, wait_ns, wait_cnt, series, stats,
+        op_issue, op_start, op_done, wait_ns, wait_cnt, series, stats,
     )  # fmt: skip
     st = dict(zip(K.STAT_NAMES, (int(x) for x in stats), strict=True))
     if st["window_overflow"]:
@@ -226,6 +236,7 @@ def simulate(
         series = series[:used]
     return SimResult(
         scheme=scheme,
+        op_issue=op_issue,
         op_start=op_start,
         op_done=op_done,
         wait_ns=wait_ns,
