@@ -62,6 +62,7 @@ def reference_simulate(ops, scheme, profiles, device, tokens, n_rings=1, ctrl_ms
     arr = ops.arrival_ns
     chips = [Chip([i for i in range(len(ops)) if ops.chip[i] == c]) for c in range(n)]
     chan_free = [0] * device.n_channels
+    op_issue = [-1] * len(ops)
     op_start = [-1] * len(ops)
     op_done = [-1] * len(ops)
     wait = [0] * len(prof)
@@ -272,6 +273,7 @@ def reference_simulate(ops, scheme, profiles, device, tokens, n_rings=1, ctrl_ms
             c = idx
             ch.timer = None
             if ch.state == XFER:
+                op_issue[ch.op] = t
                 begin_wait(c, t)
                 attempt(c, t)
             elif ch.state == WAIT:
@@ -329,6 +331,7 @@ def reference_simulate(ops, scheme, profiles, device, tokens, n_rings=1, ctrl_ms
     ks = sorted(current)
     cur = np.array([current[k] for k in ks], dtype=np.int64) if ks else np.zeros(0, np.int64)
     return {
+        "op_issue": np.array(op_issue, np.int64),
         "op_start": np.array(op_start, np.int64),
         "op_done": np.array(op_done, np.int64),
         "wait_ns": np.array(wait, np.int64),

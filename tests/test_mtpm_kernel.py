@@ -75,6 +75,7 @@ def test_kernel_matches_reference(case):
     ref = reference_simulate(ops, scheme, prof, dev, tok, n_rings=n_rings, ctrl_msg_ns=msg)
     assert np.array_equal(res.op_done, ref["op_done"])
     assert np.array_equal(res.op_start, ref["op_start"])
+    assert np.array_equal(res.op_issue, ref["op_issue"])
     assert np.array_equal(res.wait_ns, ref["wait_ns"])
     assert res.stats["peak_current"] == ref["peak_current"]
     assert res.stats["violation_samples"] == ref["violation_samples"]

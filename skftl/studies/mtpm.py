@@ -77,8 +77,18 @@ class _Runner:
     bar: Any
     _tables: dict = field(default_factory=dict)
 
-    def sim(self, ops: OpStream, scheme: str, alpha: float, tg: int, *, profiles=None,
-            device=None, key="default", **kw) -> SimResult:  # fmt: skip
+    def sim(
+        self,
+        ops: OpStream,
+        scheme: str,
+        alpha: float,
+        tg: int,
+        *,
+        profiles=None,
+        device=None,
+        key="default",
+        **kw,
+    ) -> SimResult:
         prof = profiles or self.profiles
         dev = device or self.device
         tok = TokenModel(alpha, tg)
@@ -98,9 +108,14 @@ def _synthetic(sec: dict, seed: int, n_chips: int) -> dict[str, OpStream]:
     out = {}
     for name, pct in s["traces"].items():
         ops = mtpm_ops(
-            int(pct), n_ops=int(s["n_ops"]), erase_every=int(s["erase_every"]), n_chips=n_chips,
-            seed=seed, burst_size=s.get("burst_size"), burst_gap_ns=int(s["burst_gap_ns"]),
-        )  # fmt: skip
+            int(pct),
+            n_ops=int(s["n_ops"]),
+            erase_every=int(s["erase_every"]),
+            n_chips=n_chips,
+            seed=seed,
+            burst_size=s.get("burst_size"),
+            burst_gap_ns=int(s["burst_gap_ns"]),
+        )
         out[name] = from_nand_ops(ops)
         out[name].label = name
     return out
@@ -115,27 +130,41 @@ def _real(cfg: dict, sec: dict, n_chips: int) -> tuple[dict[str, OpStream], dict
             cands = (cfg["traces"].get("workloads", {}) or {}).get(name, [name])
         try:
             req = workload(
-                name, candidates=list(cands), trace_dirs=trace_dirs(cfg),
-                cache_dir=cfg["traces"].get("cache_dir"), seed=cfg["seed"],
+                name,
+                candidates=list(cands),
+                trace_dirs=trace_dirs(cfg),
+                cache_dir=cfg["traces"].get("cache_dir"),
+                seed=cfg["seed"],
                 n_requests=int(r["n_requests"]),
-            )  # fmt: skip
+            )
         except UnknownTraceError as exc:
             warnings.warn(f"mtpm: workload {name} skipped: {exc}", stacklevel=2)
             continue
         ops = ops_from_requests(
-            req, n_chips=n_chips, page_size=int(r["page_size"]), n_ops=int(r["n_ops"]),
-            erase_every=int(r["erase_every"]), time_scale=float(r["time_scale"]),
+            req,
+            n_chips=n_chips,
+            page_size=int(r["page_size"]),
+            n_ops=int(r["n_ops"]),
+            erase_every=int(r["erase_every"]),
+            time_scale=float(r["time_scale"]),
             label=req.meta.label,
-        )  # fmt: skip
+        )
         out[name] = ops
-        meta[name] = {"label": req.meta.label, "sha256": req.meta.sha256,
-                      "synthetic": bool(req.meta.synthetic)}  # fmt: skip
+        meta[name] = {
+            "label": req.meta.label,
+            "sha256": req.meta.sha256,
+            "synthetic": bool(req.meta.synthetic),
+        }
     return out, meta
 
 
 def _da(values, dims, coords, units, long_name) -> xr.DataArray:
-    return xr.DataArray(np.asarray(values, dtype=float), dims=dims, coords=coords,
-                        attrs={"units": units, "long_name": long_name})  # fmt: skip
+    return xr.DataArray(
+        np.asarray(values, dtype=float),
+        dims=dims,
+        coords=coords,
+        attrs={"units": units, "long_name": long_name},
+    )
 
 
 def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
@@ -155,10 +184,14 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     mc = sec["multichannel"]
     variants = list(sec["sensitivity"]["variants"])
     n_runs = (
-        len(syn) * len(schemes) + len(syn) * (len(tgs) + 1) + len(alphas) * len(schemes) * len(syn)
-        + len(real) * len(schemes) + len(sec["fig11"]["schemes"])
-        + len(mc["schemes"]) * len(ARRANGEMENTS) + len(variants) * len(schemes)
-    )  # fmt: skip
+        len(syn) * len(schemes)
+        + len(syn) * (len(tgs) + 1)
+        + len(alphas) * len(schemes) * len(syn)
+        + len(real) * len(schemes)
+        + len(sec["fig11"]["schemes"])
+        + len(mc["schemes"]) * len(ARRANGEMENTS)
+        + len(variants) * len(schemes)
+    )
     bar = tqdm(total=n_runs, desc="mtpm", disable=not progress)
     rn = _Runner(prof, dev, bar)
     tr = list(syn)
@@ -173,25 +206,41 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         ops = syn[name]
         for i, sch in enumerate(schemes):
             r = rn.sim(ops, sch, alpha, tg)
-            thr[i, j], peak[i, j], vpm[i, j] = (r.throughput_ops_per_s, r.peak_over_budget,
-                                                r.violations_per_ms)  # fmt: skip
+            thr[i, j], peak[i, j], vpm[i, j] = (
+                r.throughput_ops_per_s,
+                r.peak_over_budget,
+                r.violations_per_ms,
+            )
             plat[i, j] = r.mean_latency_ns(ops.kind, OP_PROGRAM)
             rlat[i, j] = r.mean_latency_ns(ops.kind, OP_READ)
             wait[i, j] = r.wait_ns
     c2 = {"scheme": schemes, "trace": tr}
-    ds["throughput"] = _da(thr, ("scheme", "trace"), c2, "ops/s",
-                           "NAND operations completed per second (synthetic traces)")  # fmt: skip
-    ds["peak_over_budget"] = _da(peak, ("scheme", "trace"), c2, "1",
-                                 "peak 40 ns current / power budget - 1")  # fmt: skip
-    ds["violations_per_ms"] = _da(vpm, ("scheme", "trace"), c2, "1/ms",
-                                  "40 ns samples above the budget per ms")  # fmt: skip
-    ds["program_latency"] = _da(plat, ("scheme", "trace"), c2, "ns",
-                                "mean program latency (issued to chip -> done)")  # fmt: skip
-    ds["read_latency"] = _da(rlat, ("scheme", "trace"), c2, "ns",
-                             "mean read latency (issued to chip -> done)")  # fmt: skip
-    ds["wait_time"] = _da(wait, ("scheme", "trace", "atomic"),
-                          {**c2, "atomic": list(ATOMIC_LABELS)}, "ns",
-                          "cumulative wait for key / tokens / start before atomic operations")  # fmt: skip
+    ds["throughput"] = _da(
+        thr,
+        ("scheme", "trace"),
+        c2,
+        "ops/s",
+        "NAND operations completed per second (synthetic traces)",
+    )
+    ds["peak_over_budget"] = _da(
+        peak, ("scheme", "trace"), c2, "1", "peak 40 ns current / power budget - 1"
+    )
+    ds["violations_per_ms"] = _da(
+        vpm, ("scheme", "trace"), c2, "1/ms", "40 ns samples above the budget per ms"
+    )
+    ds["program_latency"] = _da(
+        plat, ("scheme", "trace"), c2, "ns", "mean program latency (issued to chip -> done)"
+    )
+    ds["read_latency"] = _da(
+        rlat, ("scheme", "trace"), c2, "ns", "mean read latency (issued to chip -> done)"
+    )
+    ds["wait_time"] = _da(
+        wait,
+        ("scheme", "trace", "atomic"),
+        {**c2, "atomic": list(ATOMIC_LABELS)},
+        "ns",
+        "cumulative wait for key / tokens / start before atomic operations",
+    )
 
     # Fig. 12: KMTPM (sub-atomic) vs token granularity, normalised to MTPM at the first TG
     tgt = np.zeros((len(tgs), len(tr)))
@@ -200,10 +249,16 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         mtpm_ref[j] = rn.sim(syn[name], "MTPM", alpha, tgs[0]).throughput_ops_per_s
         for k, g in enumerate(tgs):
             tgt[k, j] = rn.sim(syn[name], "KMTPM_SA", alpha, g).throughput_ops_per_s
-    ds["tg_throughput"] = _da(tgt, ("tg", "trace"), {"tg": tgs, "trace": tr}, "ops/s",
-                              "KMTPM (sub-atomic) throughput per token granularity")  # fmt: skip
-    ds["tg_mtpm_reference"] = _da(mtpm_ref, ("trace",), {"trace": tr}, "ops/s",
-                                  f"MTPM throughput at TG = {tgs[0]}")  # fmt: skip
+    ds["tg_throughput"] = _da(
+        tgt,
+        ("tg", "trace"),
+        {"tg": tgs, "trace": tr},
+        "ops/s",
+        "KMTPM (sub-atomic) throughput per token granularity",
+    )
+    ds["tg_mtpm_reference"] = _da(
+        mtpm_ref, ("trace",), {"trace": tr}, "ops/s", f"MTPM throughput at TG = {tgs[0]}"
+    )
 
     # Fig. 15: throughput and violations vs alpha
     at = np.zeros((len(schemes), len(alphas), len(tr)))
@@ -214,10 +269,12 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                 r = rn.sim(syn[name], sch, a, tg)
                 at[i, k, j], av[i, k, j] = r.throughput_ops_per_s, r.violations_per_ms
     c3 = {"scheme": schemes, "alpha": alphas, "trace": tr}
-    ds["alpha_throughput"] = _da(at, ("scheme", "alpha", "trace"), c3, "ops/s",
-                                 "throughput vs power budget alpha")  # fmt: skip
-    ds["alpha_violations_per_ms"] = _da(av, ("scheme", "alpha", "trace"), c3, "1/ms",
-                                        "budget violations per ms vs alpha")  # fmt: skip
+    ds["alpha_throughput"] = _da(
+        at, ("scheme", "alpha", "trace"), c3, "ops/s", "throughput vs power budget alpha"
+    )
+    ds["alpha_violations_per_ms"] = _da(
+        av, ("scheme", "alpha", "trace"), c3, "1/ms", "budget violations per ms vs alpha"
+    )
 
     # Fig. 14: real (or preset) workloads mapped onto the chips by address
     wl = list(real)
@@ -226,14 +283,25 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         for i, sch in enumerate(schemes):
             rt[i, j] = rn.sim(real[name], sch, alpha, tg).throughput_ops_per_s
     cw = {"scheme": schemes, "workload": wl}
-    ds["real_throughput"] = _da(rt, ("scheme", "workload"), cw, "ops/s",
-                                "throughput on block traces mapped to NAND operations")  # fmt: skip
-    ds["workload_label"] = xr.DataArray([real_meta[w]["label"] for w in wl], dims=("workload",),
-                                        attrs={"units": "1", "long_name": "trace label"})  # fmt: skip
+    ds["real_throughput"] = _da(
+        rt,
+        ("scheme", "workload"),
+        cw,
+        "ops/s",
+        "throughput on block traces mapped to NAND operations",
+    )
+    ds["workload_label"] = xr.DataArray(
+        [real_meta[w]["label"] for w in wl],
+        dims=("workload",),
+        attrs={"units": "1", "long_name": "trace label"},
+    )
     ds["workload_read_fraction"] = _da(
-        [float(np.mean(real[w].kind == OP_READ)) for w in wl], ("workload",), {"workload": wl},
-        "1", "fraction of NAND operations that are reads",
-    )  # fmt: skip
+        [float(np.mean(real[w].kind == OP_READ)) for w in wl],
+        ("workload",),
+        {"workload": wl},
+        "1",
+        "fraction of NAND operations that are reads",
+    )
 
     # Fig. 11: current over time on one trace
     f11 = sec["fig11"]
@@ -247,10 +315,12 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     for i, s in enumerate(series.values()):
         mat[i, : len(s)] = s
     ds["current_trace"] = _da(
-        mat, ("fig11_scheme", "time"),
+        mat,
+        ("fig11_scheme", "time"),
         {"fig11_scheme": list(series), "time": np.arange(n_bins) * bin_s * 40 / 1000.0},
-        "1", f"max current per {bin_s * 40} ns, normalised to the budget ({f11['trace']})",
-    )  # fmt: skip
+        "1",
+        f"max current per {bin_s * 40} ns, normalised to the budget ({f11['trace']})",
+    )
     ds["time"].attrs.update(units="us", long_name="time")
 
     # Table III: eq. (3)
@@ -258,17 +328,21 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     tmpl = dev.templates()
     tab_ops = {"program_lsb": 1, "read": 0, "erase": 3}
     ovh = np.zeros((3, 3))
-    for i, (nm, ty) in enumerate(tab_ops.items()):
+    for i, ty in enumerate(tab_ops.values()):
         n_at = len(tmpl[ty])
         lo = latency_overhead_cycles(n_at, tok.transfer_cycles(), 0, dev.t_comp_cycles)
-        hi = latency_overhead_cycles(n_at, tok.transfer_cycles(), dev.n_chips - 1,
-                                     dev.t_comp_cycles)  # fmt: skip
+        hi = latency_overhead_cycles(
+            n_at, tok.transfer_cycles(), dev.n_chips - 1, dev.t_comp_cycles
+        )
         op_ns = sum(prof.duration_ns(a) for a in tmpl[ty])
         ovh[i] = (lo, hi, 100.0 * hi * dev.cycle_ns / op_ns)
-    ds["latency_overhead"] = _da(ovh, ("operation", "overhead_case"),
-                                 {"operation": list(tab_ops),
-                                  "overhead_case": ["min_cycles", "max_cycles", "max_percent"]},
-                                 "cycles | %", "eq. (3) latency overhead (Table III)")  # fmt: skip
+    ds["latency_overhead"] = _da(
+        ovh,
+        ("operation", "overhead_case"),
+        {"operation": list(tab_ops), "overhead_case": ["min_cycles", "max_cycles", "max_percent"]},
+        "cycles | %",
+        "eq. (3) latency overhead (Table III)",
+    )
 
     # Beyond the paper 1: multi-channel arrangements (Sec. IV-F2)
     mch = _multichannel(cfg, sec, rn, seed)
@@ -285,22 +359,45 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
             st[k, i] = r.throughput_ops_per_s
             if sch == "NPM":
                 sp[k] = r.peak_over_budget
-    ds["sensitivity_throughput"] = _da(st, ("variant", "scheme"),
-                                       {"variant": variants, "scheme": schemes}, "ops/s",
-                                       f"throughput per profile variant ({sens['trace']})")  # fmt: skip
-    ds["sensitivity_npm_peak"] = _da(sp, ("variant",), {"variant": variants}, "1",
-                                     "NPM peak current / budget - 1 per profile variant")  # fmt: skip
+    ds["sensitivity_throughput"] = _da(
+        st,
+        ("variant", "scheme"),
+        {"variant": variants, "scheme": schemes},
+        "ops/s",
+        f"throughput per profile variant ({sens['trace']})",
+    )
+    ds["sensitivity_npm_peak"] = _da(
+        sp,
+        ("variant",),
+        {"variant": variants},
+        "1",
+        "NPM peak current / budget - 1 per profile variant",
+    )
     bar.close()
 
     # sub-atomic model of the profiles in use (documented in the notebook)
     tabs = build_tables(prof, dev, tok)
-    ds["atomic_tokens"] = _da(tabs.atomic_rt, ("atomic",), {"atomic": list(ATOMIC_LABELS)},
-                              "tokens", f"tokens per atomic operation (TG={tg})")  # fmt: skip
-    ds["subatomic_count"] = _da(tabs.n_subatomic, ("atomic",), {"atomic": list(ATOMIC_LABELS)},
-                                "1", "sub-atomic operations per atomic operation")  # fmt: skip
-    ds["atomic_peak"] = _da([prof.peak(a) / LEVEL_UNIT for a in range(len(ATOMICS))], ("atomic",),
-                            {"atomic": list(ATOMIC_LABELS)}, "I_max",
-                            "peak current of each atomic operation")  # fmt: skip
+    ds["atomic_tokens"] = _da(
+        tabs.atomic_rt,
+        ("atomic",),
+        {"atomic": list(ATOMIC_LABELS)},
+        "tokens",
+        f"tokens per atomic operation (TG={tg})",
+    )
+    ds["subatomic_count"] = _da(
+        tabs.n_subatomic,
+        ("atomic",),
+        {"atomic": list(ATOMIC_LABELS)},
+        "1",
+        "sub-atomic operations per atomic operation",
+    )
+    ds["atomic_peak"] = _da(
+        [prof.peak(a) / LEVEL_UNIT for a in range(len(ATOMICS))],
+        ("atomic",),
+        {"atomic": list(ATOMIC_LABELS)},
+        "I_max",
+        "peak current of each atomic operation",
+    )
     ds.attrs.update(
         config=yaml.safe_dump({"mtpm": sec, "seed": seed}, sort_keys=False),
         skftl_version=skftl.__version__,
@@ -324,12 +421,22 @@ def _multichannel(cfg: dict, sec: dict, rn: _Runner, seed: int) -> xr.Dataset:
     # block trace (channel-first page interleaving), or the synthetic mix if no trace resolves.
     src = mc["workload"]
     try:
-        req = workload(src, candidates=(cfg["traces"].get("workloads", {}) or {}).get(src, [src]),
-                       trace_dirs=trace_dirs(cfg), cache_dir=cfg["traces"].get("cache_dir"),
-                       seed=cfg["seed"], n_requests=int(mc["n_ops"]))  # fmt: skip
-        ops = ops_from_requests(req, n_chips=dev.n_chips, page_size=int(sec["real"]["page_size"]),
-                                n_ops=int(mc["n_ops"]), erase_every=int(sec["real"]["erase_every"]),
-                                label=req.meta.label)  # fmt: skip
+        req = workload(
+            src,
+            candidates=(cfg["traces"].get("workloads", {}) or {}).get(src, [src]),
+            trace_dirs=trace_dirs(cfg),
+            cache_dir=cfg["traces"].get("cache_dir"),
+            seed=cfg["seed"],
+            n_requests=int(mc["n_ops"]),
+        )
+        ops = ops_from_requests(
+            req,
+            n_chips=dev.n_chips,
+            page_size=int(sec["real"]["page_size"]),
+            n_ops=int(mc["n_ops"]),
+            erase_every=int(sec["real"]["erase_every"]),
+            label=req.meta.label,
+        )
         label = req.meta.label
     except UnknownTraceError:
         ops = from_nand_ops(mtpm_ops(50, n_ops=int(mc["n_ops"]), n_chips=dev.n_chips, seed=seed))
@@ -356,12 +463,20 @@ def _multichannel(cfg: dict, sec: dict, rn: _Runner, seed: int) -> xr.Dataset:
             r = rn.sim(ops, sch_run, alpha, tg, device=dev, **kw)
             thr[i, j], peak[i, j] = r.throughput_ops_per_s, r.peak_over_budget
     c = {"arrangement": ARRANGEMENTS, "mc_scheme": schemes}
-    out = xr.Dataset({
-        "mc_throughput": _da(thr, ("arrangement", "mc_scheme"), c, "ops/s",
-                             f"throughput, {n_ch} channels x {ways} ways, alpha={alpha:g}"),
-        "mc_peak_over_budget": _da(peak, ("arrangement", "mc_scheme"), c, "1",
-                                   "peak current / budget - 1"),
-    })  # fmt: skip
+    out = xr.Dataset(
+        {
+            "mc_throughput": _da(
+                thr,
+                ("arrangement", "mc_scheme"),
+                c,
+                "ops/s",
+                f"throughput, {n_ch} channels x {ways} ways, alpha={alpha:g}",
+            ),
+            "mc_peak_over_budget": _da(
+                peak, ("arrangement", "mc_scheme"), c, "1", "peak current / budget - 1"
+            ),
+        }
+    )
     out.attrs["source"] = f"address-mapped stream of {label} (not the FTL kernel's NAND stream)"
     out["mc_workload"] = xr.DataArray(label, attrs={"units": "1", "long_name": "op stream source"})
     return out
@@ -386,33 +501,67 @@ def headline(ds: xr.Dataset) -> pd.DataFrame:
 
     sa = _norm_mean(ds, "throughput", "KMTPM_SA")
     dcc = _norm_mean(ds, "throughput", "DCC")
-    add("KMTPM (sub-atomic) throughput vs NPM, synthetic", PAPER["kmtpm_sa_vs_npm_synthetic"],
-        sa - 1, "mean over R0-R100 of throughput / NPM, minus 1")  # fmt: skip
-    add("KMTPM (sub-atomic) throughput vs DCC, synthetic", PAPER["kmtpm_sa_vs_dcc_synthetic"],
-        sa / dcc - 1, "ratio of the NPM-normalised means, minus 1")  # fmt: skip
+    add(
+        "KMTPM (sub-atomic) throughput vs NPM, synthetic",
+        PAPER["kmtpm_sa_vs_npm_synthetic"],
+        sa - 1,
+        "mean over R0-R100 of throughput / NPM, minus 1",
+    )
+    add(
+        "KMTPM (sub-atomic) throughput vs DCC, synthetic",
+        PAPER["kmtpm_sa_vs_dcc_synthetic"],
+        sa / dcc - 1,
+        "ratio of the NPM-normalised means, minus 1",
+    )
     if ds.sizes.get("workload", 0):
-        real = float((ds.real_throughput.sel(scheme="KMTPM_SA") /
-                      ds.real_throughput.sel(scheme="NPM")).mean())  # fmt: skip
+        real = float(
+            (
+                ds.real_throughput.sel(scheme="KMTPM_SA") / ds.real_throughput.sel(scheme="NPM")
+            ).mean()
+        )
         labels = ", ".join(str(x) for x in ds.workload_label.values)
-        add("KMTPM (sub-atomic) throughput vs NPM, real traces", PAPER["kmtpm_sa_vs_npm_real"],
-            real - 1, f"mean over: {labels}")  # fmt: skip
-    add("MTPM throughput vs NPM, synthetic", PAPER["mtpm_vs_npm_synthetic"],
-        _norm_mean(ds, "throughput", "MTPM") - 1, "mean over R0-R100")  # fmt: skip
-    add("KMTPM (atomic) throughput vs NPM, synthetic", PAPER["kmtpm_a_vs_npm_synthetic"],
-        _norm_mean(ds, "throughput", "KMTPM_A") - 1, "mean over R0-R100")  # fmt: skip
+        add(
+            "KMTPM (sub-atomic) throughput vs NPM, real traces",
+            PAPER["kmtpm_sa_vs_npm_real"],
+            real - 1,
+            f"mean over: {labels}",
+        )
+    add(
+        "MTPM throughput vs NPM, synthetic",
+        PAPER["mtpm_vs_npm_synthetic"],
+        _norm_mean(ds, "throughput", "MTPM") - 1,
+        "mean over R0-R100",
+    )
+    add(
+        "KMTPM (atomic) throughput vs NPM, synthetic",
+        PAPER["kmtpm_a_vs_npm_synthetic"],
+        _norm_mean(ds, "throughput", "KMTPM_A") - 1,
+        "mean over R0-R100",
+    )
     a8 = ds.alpha_throughput.sel(alpha=ds.alpha.values.max())
     for sch, key in (("KMTPM_SA", "overhead_alpha8_kmtpm_sa"), ("DCC", "overhead_alpha8_dcc")):
         ov = 1 - float((a8.sel(scheme=sch) / a8.sel(scheme="NPM")).mean())
-        add(f"{SCHEME_LABELS[sch]} overhead at alpha = {ds.alpha.values.max():g}", PAPER[key], ov,
-            "1 - throughput / NPM, mean over R0-R100 (no budget constraint left)")  # fmt: skip
+        add(
+            f"{SCHEME_LABELS[sch]} overhead at alpha = {ds.alpha.values.max():g}",
+            PAPER[key],
+            ov,
+            "1 - throughput / NPM, mean over R0-R100 (no budget constraint left)",
+        )
     if "R50" in ds.trace.values:
         for sch, key in (("NPM", "npm_peak_over_budget_r50"), ("PPM", "ppm_peak_over_budget_r50")):
-            add(f"{sch} peak current over budget, R50", PAPER[key],
+            add(
+                f"{sch} peak current over budget, R50",
+                PAPER[key],
                 float(ds.peak_over_budget.sel(scheme=sch, trace="R50")),
-                "max 40 ns sample / PB - 1, alpha = 4")  # fmt: skip
+                "max 40 ns sample / PB - 1, alpha = 4",
+            )
     tg_mean = (ds.tg_throughput / ds.tg_mtpm_reference).mean("trace")
-    add("best token granularity TG", PAPER["best_tg"], float(ds.tg[int(tg_mean.argmax())]),
-        "TG maximising mean KMTPM (sub-atomic) throughput")  # fmt: skip
+    add(
+        "best token granularity TG",
+        PAPER["best_tg"],
+        float(ds.tg[int(tg_mean.argmax())]),
+        "TG maximising mean KMTPM (sub-atomic) throughput",
+    )
     for var, sch, key, what in (
         ("program_latency", "KMTPM_SA", "prog_latency_kmtpm_sa_vs_mtpm", "program"),
         ("read_latency", "KMTPM_SA", "read_latency_kmtpm_sa_vs_mtpm", "read"),
@@ -420,6 +569,10 @@ def headline(ds: xr.Dataset) -> pd.DataFrame:
         ("read_latency", "KMTPM_A", "read_latency_kmtpm_a_vs_mtpm", "read"),
     ):
         x = (ds[var].sel(scheme=sch) / ds[var].sel(scheme="MTPM")).mean(skipna=True)
-        add(f"{SCHEME_LABELS[sch]} {what} latency vs MTPM", PAPER[key], float(x) - 1,
-            "mean over the synthetic traces that have such operations")  # fmt: skip
+        add(
+            f"{SCHEME_LABELS[sch]} {what} latency vs MTPM",
+            PAPER[key],
+            float(x) - 1,
+            "mean over the synthetic traces that have such operations",
+        )
     return pd.DataFrame(rows, columns=["metric", "paper", "ours", "rel_diff", "note"])

@@ -41,13 +41,23 @@ def fig10_profiles(prof: Profiles, tokens: TokenModel) -> plt.Figure:
             s = prof.samples[a] / LEVEL_UNIT
             t = t0 + np.arange(len(s)) * 0.04
             ax.plot(t, s, color="k", lw=1)
-            ax.hlines(tokens.required_tokens(prof.peak(a)) * per_token, t[0], t[-1] + 0.04,
-                      color="C0", label="atomic tokens" if a == atoms[0] else None)  # fmt: skip
+            ax.hlines(
+                tokens.required_tokens(prof.peak(a)) * per_token,
+                t[0],
+                t[-1] + 0.04,
+                color="C0",
+                label="atomic tokens" if a == atoms[0] else None,
+            )
             sa = prof.sub_atomic(a)
             for lo, hi, pk in zip(sa.start, sa.stop, sa.peak, strict=True):
-                ax.hlines(tokens.required_tokens(pk) * per_token, t0 + lo * 0.04, t0 + hi * 0.04,
-                          color="C3", ls="--",
-                          label="sub-atomic tokens" if (a == atoms[0] and lo == 0) else None)  # fmt: skip
+                ax.hlines(
+                    tokens.required_tokens(pk) * per_token,
+                    t0 + lo * 0.04,
+                    t0 + hi * 0.04,
+                    color="C3",
+                    ls="--",
+                    label="sub-atomic tokens" if (a == atoms[0] and lo == 0) else None,
+                )
             t0 = t[-1] + 0.04
         ax.set_title(title)
         ax.set_xlabel("time (us)")
@@ -85,8 +95,9 @@ def fig12_tg(ds: xr.Dataset) -> plt.Figure:
     return fig
 
 
-def fig13_throughput(ds: xr.Dataset, var: str = "throughput", dim: str = "trace",
-                     labels: list[str] | None = None) -> plt.Figure:  # fmt: skip
+def fig13_throughput(
+    ds: xr.Dataset, var: str = "throughput", dim: str = "trace", labels: list[str] | None = None
+) -> plt.Figure:
     norm = (ds[var] / ds[var].sel(scheme="NPM")).to_pandas()
     if labels is not None:
         norm.columns = labels
@@ -152,10 +163,12 @@ def fig_sensitivity(ds: xr.Dataset) -> plt.Figure:
 
 
 def atomic_table(ds: xr.Dataset) -> pd.DataFrame:
-    return pd.DataFrame({
-        "atomic": list(ATOMICS),
-        "label": list(ATOMIC_LABELS),
-        "peak (I_max)": ds.atomic_peak.values,
-        "tokens (atomic)": ds.atomic_tokens.values.astype(int),
-        "sub-atomic ops": ds.subatomic_count.values.astype(int),
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "atomic": list(ATOMICS),
+            "label": list(ATOMIC_LABELS),
+            "peak (I_max)": ds.atomic_peak.values,
+            "tokens (atomic)": ds.atomic_tokens.values.astype(int),
+            "sub-atomic ops": ds.subatomic_count.values.astype(int),
+        }
+    )
