@@ -559,7 +559,7 @@ def headline(ds: xr.Dataset) -> pd.DataFrame:
     add(
         "best token granularity TG",
         PAPER["best_tg"],
-        float(ds.tg[int(tg_mean.argmax())]),
+        float(ds.tg.values[int(np.argmax(tg_mean.values))]),
         "TG maximising mean KMTPM (sub-atomic) throughput",
     )
     for var, sch, key, what in (
