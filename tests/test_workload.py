@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from skftl.errors import UnknownTraceError
-from skftl.traces import workload as wl
 from skftl.traces.requests import Requests, TraceMeta
+
+# the module (skftl.traces re-exports the function under the same name)
+wl = importlib.import_module("skftl.traces.workload")
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "traces"
 

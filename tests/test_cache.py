@@ -1,0 +1,97 @@
+"""Columnar cache: the second load reads the cache (the reader is not called, the source
+is not re-hashed) and gives identical arrays; changes to source or options miss."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from skftl.traces import cache, load_trace, readers
+
+TEXT = "".join(f"{i * 1000} {i % 3} {i * 8} {8 + i % 5} {i % 2}\n" for i in range(1000))
+COLUMNS = ("time_ns", "offset_bytes", "size_bytes", "is_write")
+
+
+def _forbid(monkeypatch, module, attr):
+    def fail(*args, **kwargs):
+        raise AssertionError(f"{attr} called on a cached load")
+
+    monkeypatch.setattr(module, attr, fail)
+
+
+def test_second_load_reads_cache(write_trace, cache_dir, monkeypatch):
+    path = write_trace("t.trace", TEXT)
+    first = load_trace(path, cache_dir=cache_dir)
+    files = sorted(p.name for p in cache_dir.iterdir())
+    assert len(files) == 2 and cache.STAT_INDEX in files
+    assert any(f.endswith(".parquet") for f in files)
+
+    _forbid(monkeypatch, readers, "read_trace")
+    _forbid(monkeypatch, cache, "file_digest")  # the stat index spares re-hashing
+    second = load_trace(path, cache_dir=cache_dir)
+    for col in COLUMNS:
+        a, b = getattr(first, col), getattr(second, col)
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+    assert second.meta == first.meta
+
+
+def test_cached_columns_are_read_only(write_trace, cache_dir):
+    path = write_trace("t.trace", TEXT)
+    for _ in range(2):  # fresh and cached alike
+        req = load_trace(path, cache_dir=cache_dir)
+        with pytest.raises(ValueError):
+            req.offset_bytes[0] = 1
+
+
+def test_changed_source_is_reparsed(write_trace, cache_dir):
+    path = write_trace("t.trace", TEXT)
+    load_trace(path, cache_dir=cache_dir)
+    path.write_text(TEXT + "99999999 0 0 8 1\n")
+    os.utime(path, ns=(1, 1))  # a different mtime too
+    req = load_trace(path, cache_dir=cache_dir)
+    assert len(req) == 1001
+    assert len(list(cache_dir.glob("*.parquet"))) == 2
+
+
+def test_options_and_format_are_part_of_the_key(write_trace, cache_dir, monkeypatch):
+    path = write_trace("t.trace", TEXT)
+    mapped = load_trace(path, cache_dir=cache_dir)
+    plain = load_trace(path, cache_dir=cache_dir, options={"map_devices": False})
+    assert not np.array_equal(mapped.offset_bytes, plain.offset_bytes)
+    assert len(list(cache_dir.glob("*.parquet"))) == 2
+    calls = []
+    monkeypatch.setattr(readers, "READER_VERSION", readers.READER_VERSION + 1)
+    monkeypatch.setattr(cache, "READER_VERSION", readers.READER_VERSION)
+    real = readers.read_trace
+    monkeypatch.setattr(readers, "read_trace", lambda *a, **k: calls.append(1) or real(*a, **k))
+    load_trace(path, cache_dir=cache_dir)
+    assert calls == [1]  # a new reader version does not trust old files
+
+
+def test_same_content_elsewhere_shares_the_cache(write_trace, tmp_path, cache_dir, monkeypatch):
+    a = write_trace("a.trace", TEXT)
+    load_trace(a, cache_dir=cache_dir)
+    b = tmp_path / "copy.trace"
+    b.write_text(TEXT)
+    _forbid(monkeypatch, readers, "read_trace")
+    req = load_trace(b, name="copy", cache_dir=cache_dir)
+    assert req.meta.source == str(b) and req.meta.name == "copy"
+
+
+def test_damaged_cache_file_is_replaced(write_trace, cache_dir):
+    path = write_trace("t.trace", TEXT)
+    first = load_trace(path, cache_dir=cache_dir)
+    (parquet,) = cache_dir.glob("*.parquet")
+    parquet.write_bytes(b"garbage")
+    (cache_dir / cache.STAT_INDEX).write_text("{not json")
+    again = load_trace(path, cache_dir=cache_dir)
+    np.testing.assert_array_equal(again.offset_bytes, first.offset_bytes)
+    assert cache.load(parquet, cache.cache_key(first.meta.sha256, "mqsim", {"map_devices": True}))
+
+
+def test_use_cache_false_writes_nothing(write_trace, cache_dir):
+    load_trace(write_trace("t.trace", TEXT), cache_dir=cache_dir, use_cache=False)
+    assert not cache_dir.exists()
