@@ -101,45 +101,77 @@ def _t(tb, to, table, i):
     return tb[to[table] + i]
 
 
+def _debruijn_table() -> np.ndarray:
+    table = np.zeros(64, np.int64)
+    for i in range(64):
+        table[(((1 << i) * _DEBRUIJN) % (1 << 64)) >> 58] = i
+    return table
+
+
+_DEBRUIJN = 0x03F79D71B4CB0A89
+_BIT_INDEX = _debruijn_table()
+
+
+@njit(cache=True, inline="always")
+def _lowest_bit(x):
+    """Index of the lowest set bit of a non-zero int64 (de Bruijn multiplication)."""
+    return _BIT_INDEX[(((x & -x) * _DEBRUIJN) >> 58) & 63]
+
+
 @njit(cache=True, _nrt=False)
 def _flush(t, g, prm, diff, series):
     """Sum all 40 ns samples that start before ``t`` (they cannot change any more).
 
-    ``diff`` holds the window's difference array followed by one counter per block of 64
-    samples that counts writes into the block; a block nobody wrote to is skipped whole
-    (the current is constant over it), so idle and steady stretches cost 1/64 per sample."""
+    ``diff`` holds the window's difference array followed by one 64-bit mask per block of 64
+    samples marking the samples where the current changes; the sum is constant between marks,
+    so a stretch is accounted in one step (per-sample only while recording a series)."""
     s = prm[R_S]
     kmax = _ceil_div(t, s)
     k = g[G_FLUSHED]
     stop = min(kmax, g[G_MAXK1] + 1)  # beyond the last run end every sample is zero
     mask = prm[R_WMASK]
+    w = mask + 1
     cur = g[G_CUR]
     peak = g[G_PEAK]
     viol = g[G_VIOL]
     pb = prm[R_PB]
     rbin = prm[R_BIN]
     nrec = len(series)
-    w = mask + 1
     while k < stop:
         j = k & mask
-        if (j & 63) == 0 and rbin == 0 and k + 64 <= stop and diff[w + (j >> 6)] == 0:
+        b = w + (j >> 6)
+        blk_end = min(stop, (k | 63) + 1)
+        bits = diff[b]
+        if (j & 63) > 0:
+            bits &= ~((np.int64(1) << (j & 63)) - 1)  # changes before k are already done
+        pos = k
+        while True:
+            if bits == 0:
+                kk = blk_end
+            else:
+                kk = (k & ~np.int64(63)) + _lowest_bit(bits)
+                if kk >= blk_end:
+                    kk = blk_end
+            # samples pos .. kk-1 all carry the current ``cur``
             if cur > pb:
-                viol += 64
-            k += 64
-            continue
-        cur += diff[j]
-        diff[j] = 0
-        if (j & 63) == 63:
-            diff[w + (j >> 6)] = 0
-        if cur > peak:
-            peak = cur
-        if cur > pb:
-            viol += 1
-        if rbin > 0:
-            b = k // rbin
-            if b < nrec and cur > series[b]:
-                series[b] = cur
-        k += 1
+                viol += kk - pos
+            if rbin > 0:
+                for q in range(pos, kk):
+                    bi = q // rbin
+                    if bi < nrec and cur > series[bi]:
+                        series[bi] = cur
+            if kk == blk_end:
+                break
+            jj = kk & mask
+            cur += diff[jj]
+            diff[jj] = 0
+            low = bits & -bits
+            bits ^= low
+            diff[b] &= ~low
+            if cur > peak:
+                peak = cur
+            pos = kk
+        k = blk_end
     if kmax > k:
         k = kmax
     g[G_FLUSHED] = k
@@ -163,8 +195,10 @@ def _add_current(a, ts, g, prm, diff, tb, to):
             lvl = _t(tb, to, RUN_LVL, r)
             diff[k0 & mask] += lvl
             diff[k1 & mask] -= lvl
-            diff[mask + 1 + ((k0 & mask) >> 6)] += 1
-            diff[mask + 1 + ((k1 & mask) >> 6)] += 1
+            j0 = k0 & mask
+            j1 = k1 & mask
+            diff[mask + 1 + (j0 >> 6)] |= np.int64(1) << (j0 & 63)
+            diff[mask + 1 + (j1 >> 6)] |= np.int64(1) << (j1 & 63)
             if k1 > g[G_MAXK1]:
                 g[G_MAXK1] = k1
 
