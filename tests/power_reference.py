@@ -42,7 +42,9 @@ class Packet:
         self.alive = True
 
 
-def reference_simulate(ops, scheme, profiles, device, tokens, n_rings=1, ctrl_msg_ns=0):
+def reference_simulate(
+    ops, scheme, profiles, device, tokens, n_rings=1, ctrl_msg_ns=0, dcc_model="subatomic"
+):
     n = device.n_chips
     m = n // n_rings
     tt = tokens.total_tokens if scheme == "CTRL" else tokens.total_tokens // n_rings
@@ -146,8 +148,13 @@ def reference_simulate(ops, scheme, profiles, device, tokens, n_rings=1, ctrl_ms
         def pieces(start, seq_a):
             out, x = [], start
             for a in seq_a:
-                out.append((x, x + a_dur[a], a_peak[a]))
-                x += a_dur[a]
+                if dcc_model == "atomic":
+                    parts = [(a_dur[a], a_peak[a])]
+                else:
+                    parts = zip(sa_dur[a], sas[a].peak.tolist(), strict=True)
+                for d, v in parts:
+                    out.append((x, x + d, v))
+                    x += d
             return out
 
         others = []

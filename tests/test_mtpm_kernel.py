@@ -64,15 +64,17 @@ def cases(draw):
     prof = draw(tiny_profiles())
     ops = draw(op_streams(n_chips))
     msg = draw(st.sampled_from([0, 25])) if scheme == "CTRL" else 0
-    return ops, scheme, prof, dev, TokenModel(alpha, tg), n_rings, msg
+    dcc = draw(st.sampled_from(["atomic", "subatomic"]))
+    return ops, scheme, prof, dev, TokenModel(alpha, tg), n_rings, msg, dcc
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_kernel_matches_reference(case):
-    ops, scheme, prof, dev, tok, n_rings, msg = case
-    res = simulate(ops, scheme, prof, dev, tok, n_rings=n_rings, ctrl_msg_ns=msg, check_tokens=True)
-    ref = reference_simulate(ops, scheme, prof, dev, tok, n_rings=n_rings, ctrl_msg_ns=msg)
+    ops, scheme, prof, dev, tok, n_rings, msg, dcc = case
+    kw = {"n_rings": n_rings, "ctrl_msg_ns": msg, "dcc_model": dcc}
+    res = simulate(ops, scheme, prof, dev, tok, check_tokens=True, **kw)
+    ref = reference_simulate(ops, scheme, prof, dev, tok, **kw)
     assert np.array_equal(res.op_done, ref["op_done"])
     assert np.array_equal(res.op_start, ref["op_start"])
     assert np.array_equal(res.op_issue, ref["op_issue"])
@@ -103,12 +105,15 @@ PROFILES = load_profiles()
     st.sampled_from([2, 3, 4, 5, 6, 8]),
     st.sampled_from([2, 3, 4, 5]),
     st.sampled_from([0, 40_960]),
+    st.sampled_from(["atomic", "subatomic"]),
 )
-def test_managed_schemes_never_exceed_budget(ops, scheme, alpha, tg, xfer):
+def test_managed_schemes_never_exceed_budget(ops, scheme, alpha, tg, xfer, dcc):
     """Every 40 ns sample of the summed current stays within PB, tokens are conserved at
     every event, and every operation completes."""
     dev = Device(xfer_program_ns=xfer)
-    res = simulate(ops, scheme, PROFILES, dev, TokenModel(alpha, tg), check_tokens=True)
+    res = simulate(
+        ops, scheme, PROFILES, dev, TokenModel(alpha, tg), check_tokens=True, dcc_model=dcc
+    )
     assert res.violations == 0
     assert res.stats["peak_current"] <= alpha * LEVEL_UNIT
     assert res.stats["conservation_errors"] == 0

@@ -20,7 +20,8 @@ Semantics (the pure-Python reference in tests/ implements the same, naively):
   sub-atomic boundary. MTPM returns everything after each atomic operation.
 * NPM starts at once; PPM lets one chip at a time be in the pre-charge zone (first
   sub-atomic operation of program execution); DCC (controller) delays each operation's
-  start until its modelled current (peak of every atomic operation, held over it) fits
+  start until its modelled current (peak of every atomic or sub-atomic operation, held
+  over it: the DCC envelope) fits
   under the budget together with all operations already scheduled; CTRL is a central token
   pool in the controller (sub-atomic tokens), each grant and return costing a message on the
   chip's channel (multi-channel arrangement 3 of Sec. IV-F2).
@@ -80,9 +81,10 @@ R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_S, R_WAYS, R_MSG, R_WMASK, R_BI
 N_PARAMS = 13
 # tables, packed into one flat int64 array ``tb`` with start offsets ``to`` (one argument
 # instead of sixteen keeps calls between the kernel's functions cheap)
-(TMPL_OFF, TMPL_LEN, TMPL_ATOM, TMPL_CUM, A_DUR, A_PEAK, A_SA_OFF, A_SA_LEN, A_PPZ, SA_DUR, SA_RT,
- A_RUN_OFF, A_RUN_LEN, RUN_OFF, RUN_DUR, RUN_LVL) = range(16)  # fmt: skip
-N_TABLES = 16
+(TMPL_OFF, TMPL_LEN, TMPL_ATOM, TMPL_CUM, A_DUR, A_PEAK, A_SA_OFF, A_SA_LEN, A_PPZ, SA_DUR,
+ SA_RT, A_RUN_OFF, A_RUN_LEN, RUN_OFF, RUN_DUR, RUN_LVL, ENV_OFF, ENV_LEN, ENV_CUM,
+ ENV_LVL) = range(20)  # fmt: skip
+N_TABLES = 20
 STAT_NAMES = (
     "flushed_samples", "last_sample", "final_current", "peak_current", "violation_samples",
     "ppm_until", "pool", "events", "conservation_errors", "window_overflow",
@@ -308,13 +310,13 @@ def _begin_wait(c, t, ch, tb, to):
 
 @njit(cache=True, _nrt=False)
 def _dcc_schedule(c, t, ch, prm, tb, to, scratch):
-    """Earliest start >= t at which this operation's modelled current (atomic peaks) plus the
-    modelled current of every operation already scheduled stays within the budget."""
-    tmpl_off = tb[to[TMPL_OFF] : to[TMPL_OFF + 1]]
-    tmpl_len = tb[to[TMPL_LEN] : to[TMPL_LEN + 1]]
-    tmpl_atom = tb[to[TMPL_ATOM] : to[TMPL_ATOM + 1]]
-    tmpl_cum = tb[to[TMPL_CUM] : to[TMPL_CUM + 1]]
-    a_peak = tb[to[A_PEAK] : to[A_PEAK + 1]]
+    """Earliest start >= t at which this operation's modelled current (its DCC envelope:
+    piecewise-constant peaks, ENV_* tables) plus the modelled current of every operation
+    already scheduled stays within the budget."""
+    tmpl_off = tb[to[ENV_OFF] : to[ENV_OFF + 1]]
+    tmpl_len = tb[to[ENV_LEN] : to[ENV_LEN + 1]]
+    tmpl_cum = tb[to[ENV_CUM] : to[ENV_CUM + 1]]
+    env_lvl = tb[to[ENV_LVL] : to[ENV_LVL + 1]]
     n = prm[R_N]
     pb = prm[R_PB]
     ty = ch[c, C_TYPE]
@@ -342,7 +344,7 @@ def _dcc_schedule(c, t, ch, prm, tb, to, scratch):
         i_new = 0
         ok = True
         while tau < s + dur:
-            level = a_peak[tmpl_atom[o0 + i_new]]
+            level = env_lvl[o0 + i_new]
             nb = s + tmpl_cum[o0 + i_new + 1]
             for c2 in range(n):
                 i = ptr[c2]
@@ -352,7 +354,7 @@ def _dcc_schedule(c, t, ch, prm, tb, to, scratch):
                 q0 = tmpl_off[t2]
                 st = ch[c2, C_DCCS]
                 if st + tmpl_cum[q0 + i] <= tau:
-                    level += a_peak[tmpl_atom[q0 + i]]
+                    level += env_lvl[q0 + i]
                     b = st + tmpl_cum[q0 + i + 1]
                 else:
                     b = st + tmpl_cum[q0 + i]  # not started yet

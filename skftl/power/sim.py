@@ -66,7 +66,16 @@ class Tables:
         return np.concatenate(self.arrays).astype(np.int64), to
 
 
-def build_tables(profiles: Profiles, device: Device, tokens: TokenModel) -> Tables:
+DCC_MODELS = ("atomic", "subatomic")
+
+
+def build_tables(
+    profiles: Profiles, device: Device, tokens: TokenModel, dcc_model: str = "subatomic"
+) -> Tables:
+    """Kernel tables. ``dcc_model`` is the resolution of the current model DCC's controller
+    holds per operation: the peak of every atomic or of every sub-atomic operation."""
+    if dcc_model not in DCC_MODELS:
+        raise ConfigError(f"dcc_model must be one of {DCC_MODELS}, got {dcc_model!r}")
     tmpl = device.templates()
     # each template is followed by one pad slot so tmpl_cum[off + len] is its total duration
     tmpl_off = np.zeros(len(tmpl), np.int64)
@@ -95,9 +104,33 @@ def build_tables(profiles: Profiles, device: Device, tokens: TokenModel) -> Tabl
     run_off = np.concatenate([r[0] for r in runs]).astype(np.int64)
     run_dur = np.concatenate([r[1] for r in runs]).astype(np.int64)
     run_lvl = np.concatenate([r[2] for r in runs]).astype(np.int64)
+    # DCC envelope per operation type: (duration, level) pieces, one pad slot per type
+    env_dur: list[list[int]] = []
+    env_lvl: list[list[int]] = []
+    for seq in tmpl:
+        if dcc_model == "atomic":
+            env_dur.append([int(a_dur[a]) for a in seq])
+            env_lvl.append([int(a_peak[a]) for a in seq])
+        else:
+            env_dur.append(
+                [int(d) for a in seq for d in sa_dur[a_sa_off[a] : a_sa_off[a] + a_sa_len[a]]]
+            )
+            env_lvl.append(
+                [int(x) for a in seq for x in sa_peak[a_sa_off[a] : a_sa_off[a] + a_sa_len[a]]]
+            )
+    env_len = np.array([len(d) for d in env_dur], np.int64)
+    env_off = np.zeros(len(tmpl), np.int64)
+    env_off[1:] = np.cumsum(env_len + 1)[:-1]
+    env_cum = np.zeros(int((env_len + 1).sum()), np.int64)
+    env_lv = np.zeros_like(env_cum)
+    for i, (d, lv) in enumerate(zip(env_dur, env_lvl, strict=True)):
+        o = env_off[i]
+        env_cum[o + 1 : o + len(d) + 1] = np.cumsum(d)
+        env_lv[o : o + len(d)] = lv
     arrays = (
         tmpl_off, tmpl_len, tmpl_atom, tmpl_cum, a_dur, a_peak, a_sa_off, a_sa_len, a_ppz,
         sa_dur, sa_rt, a_run_off, a_run_len, run_off, run_dur, run_lvl,
+        env_off, env_len, env_cum, env_lv,
     )  # fmt: skip
     return Tables(
         arrays=arrays,
@@ -163,6 +196,7 @@ def simulate(
     ctrl_msg_ns: int = 0,
     record_bin_samples: int = 0,
     check_tokens: bool = False,
+    dcc_model: str = "subatomic",
     tables: Tables | None = None,
 ) -> SimResult:
     """Simulate ``ops`` under ``scheme`` (a key of ``kernel.SCHEMES``).
@@ -171,6 +205,8 @@ def simulate(
     TT / n_rings tokens (a ring per channel). ``record_bin_samples`` > 0 records the maximum
     current of every bin of that many 40 ns samples. ``check_tokens`` verifies token
     conservation after every event (counted in ``stats['conservation_errors']``).
+    ``dcc_model`` sets DCC's current model (see ``build_tables``); ignored when ``tables``
+    are given.
     """
     if scheme not in K.SCHEMES:
         raise ConfigError(f"unknown scheme {scheme!r}; known: {', '.join(K.SCHEMES)}")
@@ -182,7 +218,7 @@ def simulate(
         raise ConfigError(f"total tokens {tt} cannot be split evenly over {n_rings} rings")
     if len(ops) and (ops.chip.min() < 0 or ops.chip.max() >= n):
         raise ConfigError(f"op stream addresses chips outside 0..{n - 1}")
-    tables = tables or build_tables(profiles, device, tokens)
+    tables = tables or build_tables(profiles, device, tokens, dcc_model)
     if tables.atomic_rt.max() > tt // n_rings:
         raise ConfigError(
             f"an atomic operation needs {tables.atomic_rt.max()} tokens but a ring holds "
