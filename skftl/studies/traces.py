@@ -82,7 +82,9 @@ def characterise_trace(trace_id: str, cfg: dict[str, Any]) -> xr.Dataset:
 
 def merge(datasets: Sequence[xr.Dataset], cfg: dict[str, Any]) -> xr.Dataset:
     """Concatenate per-trace datasets and stamp the run's provenance."""
-    ds = xr.concat(list(datasets), dim="trace", combine_attrs="override")
+    # drop the parts' on-disk encodings: the first part's fixed string width would truncate
+    # longer trace names of the others on write
+    ds = xr.concat([d.drop_encoding() for d in datasets], dim="trace", combine_attrs="override")
     ds.attrs.update(
         study="traces",
         skftl_version=skftl.__version__,

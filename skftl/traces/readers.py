@@ -21,7 +21,7 @@ import pyarrow.csv as pacsv
 from skftl.errors import ConfigError, TraceFormatError
 from skftl.traces.formats import DECIMAL_RE, FORMAT_NAMES, FORMATS, FormatSpec, check_line
 from skftl.traces.formats import is_header as _is_header
-from skftl.traces.requests import Requests, TraceMeta
+from skftl.traces.requests import Requests, TraceMeta, out_of_order_count
 from skftl.traces.textio import (
     DECOMPRESSION_ERRORS,
     file_digest,
@@ -294,13 +294,6 @@ def _relative_ns(spec: FormatSpec, raw: np.ndarray) -> np.ndarray:
     if spec.time_unit_ns != 1:
         raw *= int(spec.time_unit_ns)
     return raw
-
-
-def out_of_order_count(time_ns: np.ndarray) -> int:
-    """Requests that arrive before an earlier one (those ``monotonic_time_ns`` delays)."""
-    if len(time_ns) < 2 or not (time_ns[1:] < time_ns[:-1]).any():
-        return 0
-    return int(np.count_nonzero(time_ns < np.maximum.accumulate(time_ns)))
 
 
 def map_device_regions(
