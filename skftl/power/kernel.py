@@ -120,7 +120,7 @@ def _lowest_bit(x):
     return _BIT_INDEX[(((x & -x) * _DEBRUIJN) >> 58) & 63]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _flush(t, g, prm, diff, series):
     """Sum all 40 ns samples that start before ``t`` (they cannot change any more).
 
@@ -182,7 +182,7 @@ def _flush(t, g, prm, diff, series):
     g[G_VIOL] = viol
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _add_current(a, ts, g, prm, diff, tb, to):
     s = prm[R_S]
     mask = prm[R_WMASK]
@@ -219,7 +219,7 @@ def _absorbs(c, p, ch, pk, prm):
     return ch[c, C_HT] + pk[p, P_TOK] >= ch[c, C_NEED]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _retarget(p, s_from, include_current, ch, pk, prm, pkt_tgt):
     """Point packet ``p`` (at its position of slot ``s_from``) at the first chip on its way
     that would absorb it; no event if none would."""
@@ -238,7 +238,7 @@ def _retarget(p, s_from, include_current, ch, pk, prm, pkt_tgt):
     pkt_tgt[p] = -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _announce(c, t, ch, pk, prm, pkt_tgt):
     """Chip ``c`` may now absorb packets: let every packet that reaches it before its current
     target stop there instead."""
@@ -259,7 +259,7 @@ def _announce(c, t, ch, pk, prm, pkt_tgt):
             pkt_tgt[p] = c
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _forward(c, t, tok, key, ch, pk, prm, pkt_tgt, g):
     if tok == 0 and key == 0:
         return
@@ -279,7 +279,7 @@ def _forward(c, t, tok, key, ch, pk, prm, pkt_tgt, g):
     _retarget(p, s, include, ch, pk, prm, pkt_tgt)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _start_atomic(c, t_dec, comp, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to):
     a = ch[c, C_ATOM]
     ts = t_dec + comp
@@ -298,7 +298,7 @@ def _start_atomic(c, t_dec, comp, ch, g, prm, diff, wait_ns, wait_cnt, op_start,
         ch[c, C_TIMER] = ts + _t(tb, to, A_DUR, a)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _begin_wait(c, t, ch, tb, to):
     a = _t(tb, to, TMPL_ATOM, _t(tb, to, TMPL_OFF, ch[c, C_TYPE]) + ch[c, C_STEP])
     ch[c, C_ATOM] = a
@@ -463,7 +463,7 @@ def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns, wait_c
             _announce(c, t, ch, pk, prm, pkt_tgt)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _dispatch(c, t, ch, op_type, op_arr, chip_q, chan_free, xfer):
     """Idle chip: move its next arrived operation onto the channel, if any."""
     q = ch[c, C_QPTR]
