@@ -38,4 +38,4 @@ def test_study_runs_and_headline_has_every_metric():
     assert "Financial1 (synthetic)" in ds.workload_label.values
     head = mtpm.headline(ds)
     assert list(head.columns) == ["metric", "paper", "ours", "rel_diff", "note"]
-    assert len(head) == 14 and head.ours.notna().all()
+    assert len(head) == 17 and head.ours.notna().all()
