@@ -127,7 +127,8 @@ def test_variants_keep_peaks_and_lsb_program_time(name):
     v = profile_variant(PROF, name)
     for a in range(len(ATOMICS)):
         assert v.peak(a) == PROF.peak(a)
-        if name != "short_exec":
+        if name not in ("short_exec", "short_read_exec"):
             assert v.duration_ns(a) == PROF.duration_ns(a)
-    lsb = Device().templates()[1]
+    lsb, read = Device().templates()[1], Device().templates()[0]
     assert sum(v.duration_ns(a) for a in lsb) == 770_000
+    assert sum(v.duration_ns(a) for a in read) == 52_000

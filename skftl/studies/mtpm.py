@@ -193,7 +193,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         + len(real) * len(schemes)
         + len(sec["fig11"]["schemes"])
         + len(mc["schemes"]) * len(ARRANGEMENTS)
-        + len(variants) * len(schemes)
+        + len(variants) * len(schemes) * len(sec["sensitivity"]["traces"])
     )
     bar = tqdm(total=n_runs, desc="mtpm", disable=not progress)
     rn = _Runner(prof, dev, bar, dcc_model=str(sec["dcc_model"]))
@@ -361,28 +361,26 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     mch = _multichannel(cfg, sec, rn, seed)
     ds = ds.merge(mch)
 
-    # Beyond the paper 2: profile-shape sensitivity on one trace
-    sens = sec["sensitivity"]
-    st = np.zeros((len(variants), len(schemes)))
-    sp = np.zeros(len(variants))
+    # Beyond the paper 2: profile-shape sensitivity on a few traces
+    sens_tr = list(sec["sensitivity"]["traces"])
+    st = np.zeros((len(variants), len(schemes), len(sens_tr)))
+    sp = np.zeros((len(variants), len(sens_tr)))
     for k, v in enumerate(variants):
         pv = profile_variant(prof, v)
-        for i, sch in enumerate(schemes):
-            r = rn.sim(syn[sens["trace"]], sch, alpha, tg, profiles=pv, key=v)
-            st[k, i] = r.throughput_ops_per_s
-            if sch == "NPM":
-                sp[k] = r.peak_over_budget
+        for j, name in enumerate(sens_tr):
+            for i, sch in enumerate(schemes):
+                r = rn.sim(syn[name], sch, alpha, tg, profiles=pv, key=v)
+                st[k, i, j] = r.throughput_ops_per_s
+                if sch == "NPM":
+                    sp[k, j] = r.peak_over_budget
+    cs = {"variant": variants, "scheme": schemes, "sens_trace": sens_tr}
     ds["sensitivity_throughput"] = _da(
-        st,
-        ("variant", "scheme"),
-        {"variant": variants, "scheme": schemes},
-        "ops/s",
-        f"throughput per profile variant ({sens['trace']})",
+        st, ("variant", "scheme", "sens_trace"), cs, "ops/s", "throughput per profile variant"
     )
     ds["sensitivity_npm_peak"] = _da(
         sp,
-        ("variant",),
-        {"variant": variants},
+        ("variant", "sens_trace"),
+        {"variant": variants, "sens_trace": sens_tr},
         "1",
         "NPM peak current / budget - 1 per profile variant",
     )

@@ -155,10 +155,14 @@ def fig_multichannel(ds: xr.Dataset) -> plt.Figure:
 
 
 def fig_sensitivity(ds: xr.Dataset) -> plt.Figure:
-    thr = (ds.sensitivity_throughput / ds.sensitivity_throughput.sel(scheme="NPM")).to_pandas()
-    fig, ax = plt.subplots(figsize=(7.5, 3.6))
-    _bars(ax, thr.T, "throughput / NPM")
-    ax.set_ylim(0, 1.15)
+    thr = ds.sensitivity_throughput / ds.sensitivity_throughput.sel(scheme="NPM")
+    traces = [str(t) for t in thr.sens_trace.values]
+    fig, axes = plt.subplots(len(traces), 1, figsize=(7.5, 3.2 * len(traces)), squeeze=False)
+    for ax, tr in zip(axes[:, 0], traces, strict=True):
+        _bars(ax, thr.sel(sens_trace=tr).to_pandas().T, "throughput / NPM")
+        ax.set_ylim(0, 1.15)
+        ax.set_title(tr, fontsize=9)
+    fig.tight_layout()
     return fig
 
 
