@@ -21,9 +21,10 @@ def _bars(ax, table: pd.DataFrame, ylabel: str) -> None:
         ax.bar(
             x + (i - (n - 1) / 2) * w, row.to_numpy(float), w, label=SCHEME_LABELS.get(name, name)
         )
-    ax.set_xticks(x, table.columns)
+    ax.set_xticks(x, table.columns, rotation=15 if len(table.columns) > 6 else 0)
     ax.set_ylabel(ylabel)
-    ax.legend(ncol=3)
+    ax.legend(ncol=3, loc="upper center")
+    ax.set_ylim(top=ax.get_ylim()[1] * 1.25)  # room for the legend
 
 
 def with_average(table: pd.DataFrame) -> pd.DataFrame:
@@ -103,7 +104,7 @@ def fig13_throughput(
         norm.columns = labels
     fig, ax = plt.subplots(figsize=(7.5, 3.6))
     _bars(ax, with_average(norm), "throughput / NPM")
-    ax.set_ylim(0, 1.15)
+    ax.set_ylim(0, 1.4)
     return fig
 
 
@@ -136,6 +137,8 @@ def fig18_wait(ds: xr.Dataset) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(7.5, 3.6))
     _bars(ax, norm.to_pandas(), "cumulative wait / MTPM")
     ax.set_yscale("log")
+    pos = norm.values[np.isfinite(norm.values) & (norm.values > 0)]
+    ax.set_ylim(pos.min() / 2, pos.max() * 30)  # room for the legend on a log axis
     return fig
 
 
@@ -149,7 +152,7 @@ def fig_multichannel(ds: xr.Dataset) -> plt.Figure:
     thr = ds.mc_throughput / ds.mc_throughput.sel(mc_scheme="NPM")
     fig, ax = plt.subplots()
     _bars(ax, thr.to_pandas().T, "throughput / NPM")
-    ax.set_ylim(0, 1.15)
+    ax.set_ylim(0, 1.4)
     ax.set_title(str(ds.mc_workload.values), fontsize=9)
     return fig
 
@@ -160,7 +163,7 @@ def fig_sensitivity(ds: xr.Dataset) -> plt.Figure:
     fig, axes = plt.subplots(len(traces), 1, figsize=(7.5, 3.2 * len(traces)), squeeze=False)
     for ax, tr in zip(axes[:, 0], traces, strict=True):
         _bars(ax, thr.sel(sens_trace=tr).to_pandas().T, "throughput / NPM")
-        ax.set_ylim(0, 1.15)
+        ax.set_ylim(0, 1.4)
         ax.set_title(tr, fontsize=9)
     fig.tight_layout()
     return fig
