@@ -150,10 +150,13 @@ def table3(ds: xr.Dataset) -> pd.DataFrame:
 
 def fig_multichannel(ds: xr.Dataset) -> plt.Figure:
     thr = ds.mc_throughput / ds.mc_throughput.sel(mc_scheme="NPM")
-    fig, ax = plt.subplots()
-    _bars(ax, thr.to_pandas().T, "throughput / NPM")
-    ax.set_ylim(0, 1.4)
-    ax.set_title(str(ds.mc_workload.values), fontsize=9)
+    streams = [str(x) for x in thr.mc_stream.values]
+    fig, axes = plt.subplots(1, len(streams), figsize=(5 * len(streams), 3.6), squeeze=False)
+    for ax, st in zip(axes[0], streams, strict=True):
+        _bars(ax, thr.sel(mc_stream=st).to_pandas().T, "throughput / NPM")
+        ax.set_ylim(0, 1.4)
+        ax.set_title(st, fontsize=9)
+    fig.tight_layout()
     return fig
 
 
