@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
-from skftl.config import trace_dirs
+from skftl.config import REPO_ROOT, trace_dirs
 from skftl.errors import ConfigError, UnknownTraceError
 from skftl.power.device import OP_PROGRAM, OP_READ, TYPE_NAMES, Device
 from skftl.power.profiles import ATOMIC_LABELS, ATOMICS, LEVEL_UNIT, Profiles, load_profiles
@@ -106,6 +107,14 @@ class _Runner:
         return res
 
 
+def _profile_path(p: str | None) -> Path | None:
+    """Config profile path: empty = shipped model; relative = from the repository root."""
+    if not p:
+        return None
+    path = Path(p)
+    return path if path.is_absolute() else REPO_ROOT / path
+
+
 def _synthetic(sec: dict, seed: int, n_chips: int) -> dict[str, OpStream]:
     s = sec["synthetic"]
     out = {}
@@ -176,7 +185,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         raise ConfigError("config has no 'mtpm' section")
     sec = cfg["mtpm"]
     seed = int(cfg.get("seed", 0))
-    prof = load_profiles(sec.get("profiles") or None)
+    prof = load_profiles(_profile_path(sec.get("profiles")))
     dev = Device.from_config(sec["device"])
     alpha, tg = float(sec["alpha"]), int(sec["tg"])
     schemes = list(sec["schemes"])
