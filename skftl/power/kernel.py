@@ -29,6 +29,11 @@ Semantics (the pure-Python reference in tests/ implements the same, naively):
   over a sliding window of 40 ns samples; samples are summed once they can no longer
   change. A violation is a sample above the budget.
 
+Chip states follow Figs. 4, 5 and 9: READY (nothing to do), XFER (operation on the channel),
+WAIT (waiting state: needs key / tokens / lock / start time), OPER (operating). The operable
+state is the ``comp_ns`` decision between WAIT and OPER: tokens are taken at the decision and
+the atomic operation starts ``comp_ns`` later.
+
 Simultaneous events are handled in the order: op arrivals (by index), chip events (by chip),
 packet arrivals (by packet index = ring * M + phase).
 """
