@@ -21,8 +21,9 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
-from skftl.config import REPO_ROOT, trace_dirs
+from skftl.config import REPO_ROOT
 from skftl.errors import ConfigError, UnknownTraceError
+from skftl.pipeline import workload_for
 from skftl.power.device import OP_PROGRAM, OP_READ, TYPE_NAMES, Device
 from skftl.power.profiles import ATOMIC_LABELS, ATOMICS, LEVEL_UNIT, Profiles, load_profiles
 from skftl.power.sim import DCC_MODELS, OpStream, SimResult, Tables, build_tables, simulate
@@ -30,7 +31,7 @@ from skftl.power.tokens import TokenModel, latency_overhead_cycles
 from skftl.power.variants import profile_variant
 from skftl.power.workload import from_nand_ops, ops_from_requests
 from skftl.traces.nand_ops import mtpm_ops
-from skftl.traces.workload import workload
+from skftl.traces.workload import configured_candidates
 
 SCHEMES = ["NPM", "PPM", "DCC", "MTPM", "KMTPM_A", "KMTPM_SA"]
 SCHEME_LABELS = {
@@ -139,16 +140,9 @@ def _real(cfg: dict, sec: dict, n_chips: int) -> tuple[dict[str, OpStream], dict
     meta: dict[str, Any] = {}
     for name, cands in r["workloads"].items():
         if cands is None:
-            cands = (cfg["traces"].get("workloads", {}) or {}).get(name, [name])
+            cands = configured_candidates(name, cfg)
         try:
-            req = workload(
-                name,
-                candidates=list(cands),
-                trace_dirs=trace_dirs(cfg),
-                cache_dir=cfg["traces"].get("cache_dir"),
-                seed=cfg["seed"],
-                n_requests=int(r["n_requests"]),
-            )
+            req = workload_for(name, cfg, candidates=list(cands), n_requests=int(r["n_requests"]))
         except UnknownTraceError as exc:
             warnings.warn(f"mtpm: workload {name} skipped: {exc}", stacklevel=2)
             continue
@@ -444,14 +438,7 @@ def _multichannel(cfg: dict, sec: dict, rn: _Runner, seed: int) -> xr.Dataset:
     src = mc["workload"]
     streams: dict[str, OpStream] = {}
     try:
-        req = workload(
-            src,
-            candidates=(cfg["traces"].get("workloads", {}) or {}).get(src, [src]),
-            trace_dirs=trace_dirs(cfg),
-            cache_dir=cfg["traces"].get("cache_dir"),
-            seed=cfg["seed"],
-            n_requests=n_ops,
-        )
+        req = workload_for(src, cfg, n_requests=n_ops)
         ops = ops_from_requests(
             req,
             n_chips=dev.n_chips,
