@@ -314,76 +314,94 @@ def _begin_wait(c, t, ch, tb, to):
 
 
 @njit(cache=True, _nrt=False)
-def _dcc_schedule(c, t, ch, prm, tb, to, scratch):
+def _dcc_schedule(c, t, ch, prm, tb, to, ptr, sky):
     """Earliest start >= t at which this operation's modelled current (its DCC envelope:
     piecewise-constant peaks, ENV_* tables) plus the modelled current of every operation
-    already scheduled stays within the budget."""
-    tmpl_off = tb[to[ENV_OFF] : to[ENV_OFF + 1]]
-    tmpl_len = tb[to[ENV_LEN] : to[ENV_LEN + 1]]
-    tmpl_cum = tb[to[ENV_CUM] : to[ENV_CUM + 1]]
+    already scheduled stays within the budget. A violation on an elementary interval (between
+    consecutive envelope boundaries) delays the start by that interval's length."""
+    env_off = tb[to[ENV_OFF] : to[ENV_OFF + 1]]
+    env_len = tb[to[ENV_LEN] : to[ENV_LEN + 1]]
+    env_cum = tb[to[ENV_CUM] : to[ENV_CUM + 1]]
     env_lvl = tb[to[ENV_LVL] : to[ENV_LVL + 1]]
     n = prm[R_N]
     pb = prm[R_PB]
-    ty = ch[c, C_TYPE]
-    o0 = tmpl_off[ty]
-    nl = tmpl_len[ty]
-    dur = tmpl_cum[o0 + nl]
-    s = t
-    ptr = scratch
+    # skyline of the other scheduled operations from t on, by a k-way merge of their
+    # envelopes: boundary times sky[0, :m] (increasing), level before each boundary sky[1, :m]
+    for c2 in range(n):
+        ptr[c2] = -1
+        if c2 == c or ch[c2, C_DCCOP] < 0:
+            continue
+        t2 = ch[c2, C_TYPE]
+        q0 = env_off[t2]
+        st = ch[c2, C_DCCS]
+        if st + env_cum[q0 + env_len[t2]] <= t:
+            continue
+        i = 0
+        while st + env_cum[q0 + i + 1] <= t:
+            i += 1
+        ptr[c2] = i
+    m = 0
     while True:
-        # per other chip: index of its modelled piece at time s (or -1 if none)
+        nb = INF
+        level = 0
         for c2 in range(n):
-            ptr[c2] = -1
-            if c2 == c or ch[c2, C_DCCOP] < 0:
+            i = ptr[c2]
+            if i < 0:
+                continue
+            q0 = env_off[ch[c2, C_TYPE]]
+            st = ch[c2, C_DCCS]
+            if m == 0:
+                x = t
+            else:
+                x = sky[0, m - 1]
+            if st + env_cum[q0 + i] <= x:
+                level += env_lvl[q0 + i]
+                b = st + env_cum[q0 + i + 1]
+            else:
+                b = st + env_cum[q0 + i]  # not started yet
+            if b < nb:
+                nb = b
+        if nb == INF:
+            break
+        sky[0, m] = nb
+        sky[1, m] = level
+        m += 1
+        for c2 in range(n):
+            i = ptr[c2]
+            if i < 0:
                 continue
             t2 = ch[c2, C_TYPE]
-            q0 = tmpl_off[t2]
-            st = ch[c2, C_DCCS]
-            if st + tmpl_cum[q0 + tmpl_len[t2]] <= s:
-                continue
-            i = 0
-            while st + tmpl_cum[q0 + i + 1] <= s:
-                i += 1
-            ptr[c2] = i
+            q0 = env_off[t2]
+            if ch[c2, C_DCCS] + env_cum[q0 + i + 1] <= nb:
+                ptr[c2] = i + 1 if i + 1 < env_len[t2] else -1
+    ty = ch[c, C_TYPE]
+    o0 = env_off[ty]
+    dur = env_cum[o0 + env_len[ty]]
+    s = t
+    k0 = 0
+    while True:
+        while k0 < m and sky[0, k0] <= s:
+            k0 += 1
+        k = k0
         tau = s
         i_new = 0
         ok = True
         while tau < s + dur:
-            level = env_lvl[o0 + i_new]
-            nb = s + tmpl_cum[o0 + i_new + 1]
-            for c2 in range(n):
-                i = ptr[c2]
-                if i < 0:
-                    continue
-                t2 = ch[c2, C_TYPE]
-                q0 = tmpl_off[t2]
-                st = ch[c2, C_DCCS]
-                if st + tmpl_cum[q0 + i] <= tau:
-                    level += env_lvl[q0 + i]
-                    b = st + tmpl_cum[q0 + i + 1]
-                else:
-                    b = st + tmpl_cum[q0 + i]  # not started yet
-                if b < nb:
-                    nb = b
-            if level > pb:
+            nb = s + env_cum[o0 + i_new + 1]
+            other = 0
+            if k < m:
+                other = sky[1, k]
+                if sky[0, k] < nb:
+                    nb = sky[0, k]
+            if env_lvl[o0 + i_new] + other > pb:
                 s += nb - tau  # delay past the violating interval
                 ok = False
                 break
             tau = nb
-            if tau >= s + tmpl_cum[o0 + i_new + 1]:
+            if tau >= s + env_cum[o0 + i_new + 1]:
                 i_new += 1
-            for c2 in range(n):
-                i = ptr[c2]
-                if i < 0:
-                    continue
-                t2 = ch[c2, C_TYPE]
-                q0 = tmpl_off[t2]
-                st = ch[c2, C_DCCS]
-                if st + tmpl_cum[q0 + i + 1] <= tau:
-                    if i + 1 < tmpl_len[t2]:
-                        ptr[c2] = i + 1
-                    else:
-                        ptr[c2] = -1
+            if k < m and sky[0, k] <= tau:
+                k += 1
         if ok:
             return s
 
@@ -415,7 +433,7 @@ def _ctrl_release(c, t, tok, ch, g, prm, chan_free, cq, diff, wait_ns, wait_cnt,
 
 
 @njit(cache=True, _nrt=False)
-def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns, wait_cnt, op_start,
+def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns, wait_cnt, op_start,
              tb, to):  # fmt: skip
     """A waiting chip tries to start its next atomic operation under the scheme."""
     sch = prm[R_SCHEME]
@@ -436,7 +454,7 @@ def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns, wait_c
             _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
             return
         if ch[c, C_DCCOP] != ch[c, C_OP]:
-            ch[c, C_DCCS] = _dcc_schedule(c, t, ch, prm, tb, to, cq)
+            ch[c, C_DCCS] = _dcc_schedule(c, t, ch, prm, tb, to, cq, sky)
             ch[c, C_DCCOP] = ch[c, C_OP]
         if ch[c, C_DCCS] <= t:
             _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
@@ -534,6 +552,11 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     n_chan = n // prm[R_WAYS]
     chan_free = np.zeros(n_chan, dtype=np.int64)
     cq = np.zeros(n, dtype=np.int64)
+    # DCC skyline scratch: every other chip's envelope boundaries
+    max_env = 0
+    for i in range(to[ENV_LEN], to[ENV_LEN + 1]):
+        max_env = max(max_env, tb[i])
+    sky = np.zeros((2, n * (max_env + 1) + 2), dtype=np.int64)
     for c in range(n):
         ch[c, C_STATE] = READY
         ch[c, C_TIMER] = INF
@@ -587,10 +610,10 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
             if st == XFER:
                 op_issue[ch[c, C_OP]] = t
                 _begin_wait(c, t, ch, tb, to)
-                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns, wait_cnt,
+                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns, wait_cnt,
                          op_start, tb, to)  # fmt: skip
             elif st == WAIT:
-                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns, wait_cnt,
+                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns, wait_cnt,
                          op_start, tb, to)  # fmt: skip
             else:  # OPER: end of a sub-atomic or atomic operation
                 a = ch[c, C_ATOM]
@@ -618,7 +641,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
                         ch[c, C_HT] += ut
                     if ch[c, C_STEP] < _t(tb, to, TMPL_LEN, ch[c, C_TYPE]):
                         _begin_wait(c, t, ch, tb, to)
-                        _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns,
+                        _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns,
                                  wait_cnt, op_start, tb, to)  # fmt: skip
                     else:
                         op_done[ch[c, C_OP]] = t
@@ -645,7 +668,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
                 pk[p, P_KEY] = 0
                 pk[p, P_TIME] = INF
                 pkt_tgt[p] = -1
-                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, diff, wait_ns, wait_cnt,
+                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns, wait_cnt,
                          op_start, tb, to)  # fmt: skip
             else:
                 _retarget(p, s, False, ch, pk, prm, pkt_tgt)
