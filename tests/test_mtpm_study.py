@@ -36,6 +36,8 @@ def test_study_runs_and_headline_has_every_metric():
     assert np.all(ds.violations_per_ms.sel(scheme=["DCC", "MTPM", "KMTPM_A", "KMTPM_SA"]) == 0)
     assert ds.latency_overhead.sel(operation="program_lsb").values[:2].tolist() == [40, 1020]
     assert "Financial1 (synthetic)" in ds.workload_label.values
+    again = mtpm.run(tiny_cfg(), progress=False)
+    assert ds.identical(again)  # same config -> same dataset
     head = mtpm.headline(ds)
     assert list(head.columns) == ["metric", "paper", "ours", "rel_diff", "note"]
     assert len(head) == 17 and head.ours.notna().all()
