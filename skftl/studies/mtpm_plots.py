@@ -21,7 +21,8 @@ def _bars(ax, table: pd.DataFrame, ylabel: str) -> None:
         ax.bar(
             x + (i - (n - 1) / 2) * w, row.to_numpy(float), w, label=SCHEME_LABELS.get(name, name)
         )
-    ax.set_xticks(x, table.columns, rotation=15 if len(table.columns) > 6 else 0)
+    long = len(table.columns) > 6 or max(len(str(c)) for c in table.columns) > 10
+    ax.set_xticks(x, table.columns, rotation=20 if long else 0, ha="right" if long else "center")
     ax.set_ylabel(ylabel)
     ax.legend(ncol=3, loc="upper center")
     ax.set_ylim(top=ax.get_ylim()[1] * 1.25)  # room for the legend
