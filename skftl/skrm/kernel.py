@@ -7,7 +7,7 @@ State (structure of arrays):
   depends on the scheme: without buffering a trimmed entry keeps its old skyrmions (they
   are garbage, reused by the next permutation write of that entry); with active SK
   buffering they join the racetrack's pool and ``cnt`` is 0.
-* ``pool[track]`` / ``room[track]`` (int64): skyrmions parked in the free entries of a
+* ``buf[track, 0]`` / ``buf[track, 1]`` (int64): skyrmions parked in the free entries of a
   racetrack, and the capacity of those entries (``W`` per free entry). Parked skyrmions
   are only counted per racetrack: which free segment holds them changes no count in our
   model, because a horizontal move within the racetrack rides on the entry's own
@@ -99,7 +99,7 @@ def _neighbour(t, k):
 
 
 @inline
-def _take(prm, pool, ctr, t, need):
+def _take(prm, buf, ctr, t, need):
     """Reuse up to ``need`` parked skyrmions, nearest racetrack first; returns how many are
     still missing (they are injected)."""
     nt = prm[Q_NTRACKS]
@@ -107,10 +107,10 @@ def _take(prm, pool, ctr, t, need):
         if need == 0:
             break
         u = _neighbour(t, k)
-        if u < 0 or u >= nt or pool[u] == 0:
+        if u < 0 or u >= nt or buf[u, 0] == 0:
             continue
-        m = min(pool[u], need)
-        pool[u] -= m
+        m = min(buf[u, 0], need)
+        buf[u, 0] -= m
         need -= m
         ctr[K_REUSED] += m
         if u != t:
@@ -121,7 +121,7 @@ def _take(prm, pool, ctr, t, need):
 
 
 @inline
-def _park(prm, pool, room, ctr, t, extra):
+def _park(prm, buf, ctr, t, extra):
     """Park up to ``extra`` surplus skyrmions in free entries, nearest racetrack first;
     returns how many found no room (they are removed)."""
     nt = prm[Q_NTRACKS]
@@ -129,10 +129,10 @@ def _park(prm, pool, room, ctr, t, extra):
         if extra == 0:
             break
         u = _neighbour(t, k)
-        if u < 0 or u >= nt or room[u] <= pool[u]:
+        if u < 0 or u >= nt or buf[u, 1] <= buf[u, 0]:
             continue
-        m = min(room[u] - pool[u], extra)
-        pool[u] += m
+        m = min(buf[u, 1] - buf[u, 0], extra)
+        buf[u, 0] += m
         extra -= m
         ctr[K_PARKED] += m
         if u != t:
@@ -143,25 +143,36 @@ def _park(prm, pool, room, ctr, t, extra):
 
 
 @njit
-def apply_updates(prm, cnt, pool, room, ctr, lpn, old, new):
-    """Account the entry updates ``(lpn[i], old[i], new[i])`` in order."""
+def apply_updates(prm, cnt, buf, ctr, lpn, old, new):
+    """Account the entry updates ``(lpn[i], old[i], new[i])`` in order. Returns -1, or
+    the index of the first update whose entry lies outside the table or whose address
+    does not fit ``W`` bits (nothing from it on is accounted)."""
     W = prm[Q_W]
     K = prm[Q_K]
+    n_entries = len(cnt)
     scheme = prm[Q_SCHEME]
     skrmsim = prm[Q_CONV] == CONV_SKRMSIM
     buffering = scheme == S_SK and prm[Q_BUFFER] != 0
     base = prm[Q_BASE_SHIFT]
+    # racetrack of an entry: a shift instead of a 64-bit division when K is a power of 2
+    k_shift = -1
+    if K & (K - 1) == 0:
+        k_shift = 0
+        while (1 << k_shift) < K:
+            k_shift += 1
     for i in range(len(lpn)):
         e = lpn[i]
-        t = e // K
         o = old[i]
         n = new[i]
+        if e < 0 or e >= n_entries or (n >> W) > 0 or (o >> W) > 0:
+            return i
+        t = e >> k_shift if k_shift >= 0 else e // K
         if n < 0:
             ctr[K_TRIMS] += 1
             if buffering and o >= 0:
                 # the entry becomes free: its skyrmions are parked where they are
-                pool[t] += cnt[e]
-                room[t] += W
+                buf[t, 0] += cnt[e]
+                buf[t, 1] += W
                 cnt[e] = 0
             continue
         ctr[K_UPDATES] += 1
@@ -184,20 +195,28 @@ def apply_updates(prm, cnt, pool, room, ctr, lpn, old, new):
             need = pn - c
             if buffering:
                 if o < 0:
-                    room[t] -= W  # a free entry is taken: it no longer buffers
+                    buf[t, 1] -= W  # a free entry is taken: it no longer buffers
                 if need > 0:
-                    need = _take(prm, pool, ctr, t, need)
-                    ctr[K_INJECT] += need
+                    if buf[t, 0] >= need:  # common case: the own racetrack has enough
+                        buf[t, 0] -= need
+                        ctr[K_REUSED] += need
+                    else:
+                        ctr[K_INJECT] += _take(prm, buf, ctr, t, need)
                 elif need < 0:
-                    ctr[K_REMOVE] += _park(prm, pool, room, ctr, t, -need)
-                if pool[t] > room[t]:
+                    if buf[t, 1] - buf[t, 0] >= -need:
+                        buf[t, 0] -= need
+                        ctr[K_PARKED] -= need
+                    else:
+                        ctr[K_REMOVE] += _park(prm, buf, ctr, t, -need)
+                if buf[t, 0] > buf[t, 1]:
                     # the taken entry held parked skyrmions beyond what the remaining free
                     # entries of its racetrack can hold: move them away or remove them
-                    over = pool[t] - room[t]
-                    pool[t] = room[t]
-                    ctr[K_REMOVE] += _park(prm, pool, room, ctr, t, over)
+                    over = buf[t, 0] - buf[t, 1]
+                    buf[t, 0] = buf[t, 1]
+                    ctr[K_REMOVE] += _park(prm, buf, ctr, t, over)
             elif need > 0:
                 ctr[K_INJECT] += need
             else:
                 ctr[K_REMOVE] -= need
         cnt[e] = pn
+    return -1

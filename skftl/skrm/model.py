@@ -176,28 +176,39 @@ class CostModel:
         self.prm[k.Q_BASE_SHIFT] = layout.base_shifts
         self.prm[k.Q_NTRACKS] = n_tracks
         self.cnt = np.zeros(self.n_entries, np.uint8)
-        self.pool = np.zeros(n_tracks, np.int64)
         # every entry starts free: W bits of buffer room each
         per_track = np.full(n_tracks, K, np.int64)
         per_track[-1] = self.n_entries - K * (n_tracks - 1)
-        self.room = per_track * layout.entry_bits
+        # per racetrack: [parked skyrmions, room for them]
+        self.buf = np.zeros((n_tracks, 2), np.int32)
+        self.buf[:, 1] = per_track * layout.entry_bits
         self.ctr = np.zeros(k.N_K, np.int64)
 
     def update(self, lpn: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
         lpn = np.ascontiguousarray(lpn, np.int64)
         old = np.ascontiguousarray(old, np.int64)
         new = np.ascontiguousarray(new, np.int64)
-        if len(lpn):
-            if lpn.min() < 0 or lpn.max() >= self.n_entries:
+        bad = k.apply_updates(self.prm, self.cnt, self.buf, self.ctr, lpn, old, new)
+        if bad >= 0:
+            e, o, n = int(lpn[bad]), int(old[bad]), int(new[bad])
+            if not 0 <= e < self.n_entries:
                 raise ConfigError(
-                    f"skrm: entry index {int(lpn.max())} outside the table of {self.n_entries}"
+                    f"skrm: update {bad}: entry {e} outside the table of {self.n_entries}"
                 )
-            if max(int(old.max()), int(new.max())) >> self.layout.entry_bits:
-                raise ConfigError(
-                    f"skrm: a physical address ({max(int(old.max()), int(new.max()))}) does "
-                    f"not fit the {self.layout.entry_bits}-bit entry"
-                )
-        k.apply_updates(self.prm, self.cnt, self.pool, self.room, self.ctr, lpn, old, new)
+            raise ConfigError(
+                f"skrm: update {bad}: physical address {max(o, n)} does not fit the "
+                f"{self.layout.entry_bits}-bit entry (updates before it were accounted)"
+            )
+
+    @property
+    def pool(self) -> np.ndarray:
+        """Skyrmions parked per racetrack (view)."""
+        return self.buf[:, 0]
+
+    @property
+    def room(self) -> np.ndarray:
+        """Capacity of the free entries per racetrack (view)."""
+        return self.buf[:, 1]
 
     # --- results ---------------------------------------------------------------------------
     def counters(self) -> dict[str, int]:
@@ -205,7 +216,7 @@ class CostModel:
 
     def stored(self) -> int:
         """Skyrmions on the racetracks: in entries plus parked."""
-        return int(self.cnt.sum(dtype=np.int64) + self.pool.sum())
+        return int(self.cnt.sum(dtype=np.int64) + self.pool.sum(dtype=np.int64))
 
     def latency_ns(self, costs: OpCosts) -> dict[str, float]:
         c = self.counters()
