@@ -76,4 +76,4 @@ def test_updates_keep_block_popcount_and_cut_bit_difference():
 def test_pstate_layout():
     ps = skftl_pstate(4, 1000, 3)
     assert block_bits(1000) == 10 and ps[0] == 3 and ps[1] == 11
-    assert len(ps) == 2 + 4 * 11 * 3 and (ps[2:] == -1).all()
+    assert ps[2] == 0 and len(ps) == 3 + 4 * 11 * 3 and (ps[3:] == -1).all()

@@ -18,11 +18,15 @@ allocation; matching the page popcount among the ``H`` open blocks is our readin
 PBA" (``H = 1`` gives the plain horizontal allocator). When the class has no free or open
 block left, the nearest class (by popcount distance, lower first) is used.
 
-A first write (unmapped LPN) has no previous PBA: it goes to the class with the most free
-blocks on the chip, which keeps the classes' consumption proportional to their sizes.
+A first write (unmapped LPN) has no previous PBA; its entry holds no skyrmions. With
+``first_write="lowest"`` (default) it is treated as an old address of popcount 0: the
+lowest-popcount class with space and the open block with the lowest-popcount next page,
+which minimises the skyrmions to inject. ``first_write="largest"`` sends it to the class
+with the most free blocks on the chip instead (classes consumed in proportion to size).
 
-``pstate`` layout: ``[0] = H``, ``[1] = n_classes``, then ``n_chips * n_classes * H`` open
-block ids (``-1`` = none), indexed ``2 + (chip * n_classes + class) * H + slot``.
+``pstate`` layout: ``[0] = H``, ``[1] = n_classes``, ``[2] = first-write rule`` (0 lowest,
+1 largest), then ``n_chips * n_classes * H`` open block ids (``-1`` = none), indexed
+``3 + (chip * n_classes + class) * H + slot``.
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ from skftl.nand.core import OPEN, P_NLISTS, P_NP, inline, pop_free
 
 PS_WIDTH = 0
 PS_CLASSES = 1
-PS_SLOTS = 2
+PS_FIRST = 2
+PS_SLOTS = 3
+FIRST_WRITE = {"lowest": 0, "largest": 1}
 
 
 def block_bits(n_blocks: int) -> int:
@@ -41,15 +47,23 @@ def block_bits(n_blocks: int) -> int:
     return max(1, int(n_blocks - 1).bit_length())
 
 
-def skftl_pstate(n_chips: int, n_blocks: int, width: int) -> np.ndarray:
+def skftl_pstate(
+    n_chips: int, n_blocks: int, width: int, first_write: str = "lowest"
+) -> np.ndarray:
     """Initial policy state for a device of ``n_blocks`` blocks on ``n_chips`` chips with
     ``width`` open blocks per (chip, popcount class)."""
     if width < 1:
         raise ValueError(f"sk-ftl allocator: width must be >= 1, got {width}")
+    if first_write not in FIRST_WRITE:
+        raise ValueError(
+            f"sk-ftl allocator: first_write must be one of {sorted(FIRST_WRITE)}, "
+            f"got {first_write!r}"
+        )
     n_classes = block_bits(n_blocks) + 1
     ps = np.full(PS_SLOTS + n_chips * n_classes * width, -1, np.int64)
     ps[PS_WIDTH] = width
     ps[PS_CLASSES] = n_classes
+    ps[PS_FIRST] = FIRST_WRITE[first_write]
     return ps
 
 
@@ -105,6 +119,10 @@ def skftl_select_block(S, chip, old_ppn):
         ob = old_ppn // np_
         want = popcount(ob)
         want_page = popcount(old_ppn - ob * np_)
+    elif S.pstate[PS_FIRST] == 0:
+        # no previous address and an empty entry: as few 1-bits as possible
+        want = 0
+        want_page = 0
     else:
         # no previous address: the class with the most free blocks on this chip
         k0 = chip * S.prm[P_NLISTS]

@@ -14,10 +14,18 @@ from skftl.traces.requests import Requests
 LOG_CAPACITY = 1 << 18  # mapping updates buffered between drains into the cost models
 
 
-def make_ftl(nand: dict, ftl: dict, *, sk_allocator: bool, open_per_class: int = 2) -> Ftl:
+def make_ftl(
+    nand: dict,
+    ftl: dict,
+    *,
+    sk_allocator: bool,
+    open_per_class: int = 2,
+    first_write: str = "lowest",
+) -> Ftl:
     """An FTL from ``nand``/``ftl`` config sections with the mapping-update log enabled;
     ``sk_allocator`` switches to SK-FTL's popcount-class free lists and horizontal
-    allocation over ``open_per_class`` open blocks per (chip, class)."""
+    allocation over ``open_per_class`` open blocks per (chip, class); ``first_write``
+    places writes of unmapped pages (``skftl.nand.policies_skftl``)."""
     nand = resolve_nand(nand)
     geo = Geometry.from_config(nand)
     timing = Timing.from_config(nand)
@@ -25,7 +33,7 @@ def make_ftl(nand: dict, ftl: dict, *, sk_allocator: bool, open_per_class: int =
     pstate = None
     if sk_allocator:
         cfg = replace(cfg, policy="sk-ftl", n_free_lists=block_bits(geo.n_blocks) + 1)
-        pstate = skftl_pstate(geo.n_chips, geo.n_blocks, open_per_class)
+        pstate = skftl_pstate(geo.n_chips, geo.n_blocks, open_per_class, first_write)
     reserve = 1 + cfg.gc_high_blocks * geo.pages_per_block
     return Ftl(geo, timing, cfg, log_capacity=max(LOG_CAPACITY, 4 * reserve), pstate=pstate)
 
