@@ -32,7 +32,7 @@ def pop(x):
 
 def overwrite(ftl, seed, passes=8, trim=0.0):
     rng = np.random.default_rng(seed)
-    n = passes * ftl.n_lpn
+    n = int(passes * ftl.n_lpn)
     lpn = rng.integers(0, ftl.n_lpn, n).astype(np.int32)
     op = np.where(rng.random(n) < trim, 2, 1).astype(np.int8)
     log = []
@@ -58,7 +58,7 @@ def test_invariants_and_popcount_free_lists_under_gc(width):
 
 
 def test_updates_keep_block_popcount_and_cut_bit_difference():
-    sk = make_ftl(NAND, FTL, sk_allocator=True, open_per_class=2)
+    sk = make_ftl(NAND, FTL, sk_allocator=True, open_per_class=2, first_write="largest")
     page = make_ftl(NAND, FTL, sk_allocator=False)
     diffs = {}
     for name, ftl in (("sk", sk), ("page", page)):
@@ -77,3 +77,15 @@ def test_pstate_layout():
     ps = skftl_pstate(4, 1000, 3)
     assert block_bits(1000) == 10 and ps[0] == 3 and ps[1] == 11
     assert ps[2] == 0 and len(ps) == 3 + 4 * 11 * 3 and (ps[3:] == -1).all()
+
+
+def test_first_writes_take_low_popcount_addresses():
+    first = {}
+    for name, ftl in (
+        ("lowest", make_ftl(NAND, FTL, sk_allocator=True, first_write="lowest")),
+        ("largest", make_ftl(NAND, FTL, sk_allocator=True, first_write="largest")),
+        ("page", make_ftl(NAND, FTL, sk_allocator=False)),
+    ):
+        lpn, old, new, kind = overwrite(ftl, seed=3, passes=0.5)
+        first[name] = pop(new[old < 0]).mean()
+    assert first["lowest"] < first["page"] < first["largest"]

@@ -276,17 +276,17 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     ds["ablation_allocator"] = (
         "variant",
         [int(s.allocator) for s in abl],
-        {"long_name": "SK-aware allocator on"},
+        {"units": "1", "long_name": "SK-aware allocator on"},
     )
     ds["ablation_vertical"] = (
         "variant",
         [int(s.vertical) for s in abl],
-        {"long_name": "vertical shift on"},
+        {"units": "1", "long_name": "vertical shift on"},
     )
     ds["ablation_buffering"] = (
         "variant",
         [int(s.buffering) for s in abl],
-        {"long_name": "active SK buffering on"},
+        {"units": "1", "long_name": "active SK buffering on"},
     )
     ds = xr.merge(
         [ds, sensitivity(cfg, traces, logs, layout, costs, progress)], combine_attrs="override"
