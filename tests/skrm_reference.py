@@ -46,6 +46,7 @@ class RefModel:
                 "successive",
                 "bitdiff",
                 "hamming",
+                "inject_first",
             ],
             0,
         )
@@ -77,6 +78,7 @@ class RefModel:
             self.c["bitdiff"] += abs(pop(new) - pop(old))
             self.c["hamming"] += pop(new ^ old)
         held, want = self.cnt[e], pop(new)
+        before = self.c["inject"]
         sim = self.conv == "skrmsim"
         if self.write == "naive":
             self.c["remove"] += self.W if sim else held
@@ -107,6 +109,8 @@ class RefModel:
                     over = self.pool[t] - self.room[t]
                     self.pool[t] = self.room[t]
                     self.c["remove"] += self._park(t, over)
+        if old < 0:
+            self.c["inject_first"] += self.c["inject"] - before
         self.cnt[e] = want
 
     def _park(self, t, extra):

@@ -54,7 +54,8 @@ K_PARKED = 8  # skyrmions put into the pool instead of removed
 K_SUCCESSIVE = 9  # updates of an entry that held a valid mapping
 K_BITDIFF = 10  # sum |pop(new) - pop(old)| over successive updates
 K_HAMMING = 11  # sum pop(new ^ old) over successive updates
-N_K = 12
+K_INJECT_FIRST = 12  # of K_INJECT, injected by first writes of free entries
+N_K = 13
 COUNTER_NAMES = (
     "updates",
     "trims",
@@ -68,6 +69,7 @@ COUNTER_NAMES = (
     "successive",
     "bitdiff",
     "hamming",
+    "inject_first",
 )
 
 njit = numba.njit(cache=True)
@@ -183,6 +185,7 @@ def apply_updates(prm, cnt, buf, ctr, lpn, old, new):
             ctr[K_BITDIFF] += abs(pn - po)
             ctr[K_HAMMING] += popcount(n ^ o)
         c = np.int64(cnt[e])
+        injected_before = ctr[K_INJECT]
         if scheme == S_NAIVE:
             # remove every skyrmion of the segment, inject one per 1-bit, no detect
             ctr[K_REMOVE] += W if skrmsim else c
@@ -218,5 +221,7 @@ def apply_updates(prm, cnt, buf, ctr, lpn, old, new):
                 ctr[K_INJECT] += need
             else:
                 ctr[K_REMOVE] -= need
+        if o < 0:
+            ctr[K_INJECT_FIRST] += ctr[K_INJECT] - injected_before
         cnt[e] = pn
     return -1
