@@ -29,6 +29,7 @@ from skftl.skrm import CostModel, Layout, OpCosts, Scheme, ablation_schemes
 from skftl.skrm.model import OPS, PAPER_SCHEMES
 from skftl.skrm.nand_side import make_ftl
 from skftl.traces import workload
+from skftl.traces.pages import expand_to_pages
 from skftl.traces.requests import Requests
 
 ALLOCATORS = ("conventional", "sk-aware")
@@ -85,10 +86,13 @@ def replay(
     sec: dict[str, Any], req: Requests, sk_allocator: bool, seed: int, **overrides: Any
 ) -> dict[str, Any]:
     """One NAND replay of ``req``; returns the update log (preconditioning excluded), the
-    logical-table size and NAND results. ``overrides`` replace ``spare_factor`` (of the
+    logical-table size and NAND results. With ``prefill_reads`` the pages the trace reads
+    are written once first (the volume held data before the trace began; reads of
+    never-written pages would cost no flash access). ``overrides`` replace ``spare_factor`` (of the
     ``ftl`` subsection), ``fill_fraction``, ``open_per_class`` or ``first_write``.
     ``fill_fraction`` > 0 first writes that fraction of the logical pages (seeded random
-    order): part of the table's state, not of the counted updates."""
+    order). Preconditioning writes are part of the table's state, not of the counted
+    updates or NAND latencies."""
     ftl_sec = dict(sec["ftl"])
     if "spare_factor" in overrides:
         ftl_sec["spare_factor"] = overrides.pop("spare_factor")
@@ -102,10 +106,17 @@ def replay(
     )
     fill = float(opt["fill_fraction"])
     pre = UpdateLog()
+    lpn = np.zeros(0, np.int64)
     if fill > 0:
         rng = np.random.default_rng(seed)
-        lpn = rng.permutation(ftl.n_lpn)[: int(fill * ftl.n_lpn)].astype(np.int32)
-        ftl.run_pages(lpn, np.ones(len(lpn), np.int8), on_log=pre)
+        lpn = rng.permutation(ftl.n_lpn)[: int(fill * ftl.n_lpn)]
+    if sec.get("prefill_reads", False):
+        # data the trace reads existed before it started: write those pages once, in order
+        ops = expand_to_pages(req, ftl.geometry.page_size)
+        reads = np.unique(ops.lpn[~ops.is_write] % ftl.n_lpn)
+        lpn = np.concatenate([lpn, reads[~np.isin(reads, lpn)]])
+    if len(lpn):
+        ftl.run_pages(lpn.astype(np.int32), np.ones(len(lpn), np.int8), on_log=pre)
         ftl.reset_timelines()
     log = UpdateLog()
     res = ftl.replay(req, wrap=bool(sec.get("wrap", True)), on_log=log)
