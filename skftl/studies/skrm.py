@@ -301,10 +301,10 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         [int(s.buffering) for s in abl],
         {"units": "1", "long_name": "active SK buffering on"},
     )
-    ds = xr.merge(
-        [ds, sensitivity(cfg, traces, logs, layout, costs, progress)], combine_attrs="override"
-    )
+    sens_ds = sensitivity(cfg, traces, logs, layout, costs, progress)
+    ds = xr.merge([ds, sens_ds], combine_attrs="override")
     ds.attrs.update(
+        sensitivity_trace=sens_ds.attrs["sensitivity_trace"],
         study="skrm",
         skftl_version=skftl.__version__,
         config=yaml.safe_dump({"seed": cfg["seed"], "skrm": sec}),
@@ -385,7 +385,7 @@ def sensitivity(
                 {"units": "us", "long_name": f"mean NAND {direction} response time vs {long_name}"},
             )
     bar.close()
-    return xr.Dataset(data, coords=coords, attrs={"sensitivity_trace": key})
+    return xr.Dataset(data, coords=coords, attrs={"sensitivity_trace": traces[key].meta.label})
 
 
 # --- headline -------------------------------------------------------------------------------
