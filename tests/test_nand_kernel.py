@@ -32,7 +32,7 @@ def scenarios(draw):
         chips_per_channel=draw(st.integers(1, 2)),
         planes_per_chip=draw(st.integers(1, 2)),
         blocks_per_plane=draw(st.integers(5, 10)),
-        pages_per_block=draw(st.sampled_from([8, 8, 16])),
+        pages_per_block=draw(st.sampled_from([8, 8, 16, 24])),
         page_size=4096,
     )
     n_streams = draw(st.integers(1, 2))
