@@ -20,10 +20,12 @@ class RefModel:
         reach=0,
         per_skyrmion=False,
         base_shift=None,
+        stack=0,
     ):
         self.W, self.K, self.write, self.conv = W, K, write, convention
         self.buffering = write == "sk" and buffering
         self.reach = reach
+        self.stack = stack
         self.per_skyrmion = per_skyrmion
         self.base = 2 * W if base_shift is None else base_shift
         self.n_tracks = -(-n_entries // K)
@@ -55,7 +57,11 @@ class RefModel:
         out = [t]
         for d in range(1, self.reach + 1):
             out += [t - d, t + d]
-        return [u for u in out if 0 <= u < self.n_tracks]
+        return [
+            u
+            for u in out
+            if 0 <= u < self.n_tracks and (not self.stack or u // self.stack == t // self.stack)
+        ]
 
     def _vshift(self, t, u, n):
         if u != t:

@@ -56,6 +56,7 @@ def run_both(scheme, layout, n_entries, lpn, old, new):
         layout.vertical_reach if scheme.vertical else 0,
         layout.vertical_cost == "per_skyrmion",
         layout.shifts_per_write,
+        layout.tracks_per_stack,
     )
     for e, o, n in zip(lpn.tolist(), old.tolist(), new.tolist(), strict=True):
         ref.update(e, o, n)
@@ -75,9 +76,10 @@ def run_both(scheme, layout, n_entries, lpn, old, new):
     scheme=st.sampled_from(SCHEMES),
     convention=st.sampled_from(["paper", "skrmsim"]),
     vcost=st.sampled_from(["per_move", "per_skyrmion"]),
+    stack=st.integers(0, 3),
 )
-def test_kernel_matches_reference(ops, W, K, n_entries, reach, scheme, convention, vcost):
-    layout = Layout(W, K, reach, vcost)
+def test_kernel_matches_reference(ops, W, K, n_entries, reach, scheme, convention, vcost, stack):
+    layout = Layout(W, K, reach, vcost, tracks_per_stack=stack)
     scheme = Scheme(scheme.name, scheme.write, False, scheme.vertical, scheme.buffering, convention)
     lpn, old, new = updates_from_ops(ops, n_entries, W)
     m, ref = run_both(scheme, layout, n_entries, lpn, old, new)
@@ -176,6 +178,10 @@ def test_vertical_reach_and_cost():
     per = CostModel(Layout(8, 1, 2, "per_skyrmion"), Scheme("v", "sk", True, True, True), 3)
     per.update(lpn, old, new)
     assert per.counters()["vshift"] == 7
+    # racetrack 0 alone in its stack: nowhere to park
+    alone = CostModel(Layout(8, 1, 2, tracks_per_stack=1), Scheme("v", "sk", True, True, True), 3)
+    alone.update(lpn, old, new)
+    assert alone.counters()["remove"] == 7
 
 
 # --- SK-RMSim convention on hand-worked 8-bit words ------------------------------------

@@ -31,7 +31,8 @@ Q_REACH = 5  # racetracks above/below usable as buffer (0: same racetrack only)
 Q_VCOST = 6  # VCOST_PER_MOVE | VCOST_PER_SKYRMION
 Q_BASE_SHIFT = 7  # shifts of one entry write (paper convention; SK-RMSim uses 2W / 2W+2)
 Q_NTRACKS = 8
-N_Q = 9
+Q_STACK = 9  # racetracks per vertical stack (vertical moves stay inside); 0 = one stack
+N_Q = 10
 
 S_NAIVE = 0
 S_PW = 1
@@ -101,15 +102,23 @@ def _neighbour(t, k):
 
 
 @inline
+def _reachable(prm, t, u):
+    """Racetrack ``u`` exists and shares ``t``'s vertical stack."""
+    if u < 0 or u >= prm[Q_NTRACKS]:
+        return False
+    st = prm[Q_STACK]
+    return st == 0 or u // st == t // st
+
+
+@inline
 def _take(prm, buf, ctr, t, need):
     """Reuse up to ``need`` parked skyrmions, nearest racetrack first; returns how many are
     still missing (they are injected)."""
-    nt = prm[Q_NTRACKS]
     for k in range(2 * prm[Q_REACH] + 1):
         if need == 0:
             break
         u = _neighbour(t, k)
-        if u < 0 or u >= nt or buf[u, 0] == 0:
+        if not _reachable(prm, t, u) or buf[u, 0] == 0:
             continue
         m = min(buf[u, 0], need)
         buf[u, 0] -= m
@@ -126,12 +135,11 @@ def _take(prm, buf, ctr, t, need):
 def _park(prm, buf, ctr, t, extra):
     """Park up to ``extra`` surplus skyrmions in free entries, nearest racetrack first;
     returns how many found no room (they are removed)."""
-    nt = prm[Q_NTRACKS]
     for k in range(2 * prm[Q_REACH] + 1):
         if extra == 0:
             break
         u = _neighbour(t, k)
-        if u < 0 or u >= nt or buf[u, 1] <= buf[u, 0]:
+        if not _reachable(prm, t, u) or buf[u, 1] <= buf[u, 0]:
             continue
         m = min(buf[u, 1] - buf[u, 0], extra)
         buf[u, 0] += m

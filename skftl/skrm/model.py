@@ -62,6 +62,7 @@ class Layout:
     vertical_reach: int = 1  # racetracks above/below a buffer may be on
     vertical_cost: str = "per_move"  # per_move | per_skyrmion
     shifts_per_write: int | None = None  # explicit shifts per entry write; None = 2W
+    tracks_per_stack: int = 0  # racetracks per vertical stack (moves stay inside); 0 = one
 
     def __post_init__(self) -> None:
         if not 1 <= self.entry_bits <= 63:
@@ -70,6 +71,8 @@ class Layout:
             raise ConfigError(f"skrm: entries_per_track must be >= 1, got {self.entries_per_track}")
         if self.vertical_reach < 0:
             raise ConfigError(f"skrm: vertical_reach must be >= 0, got {self.vertical_reach}")
+        if self.tracks_per_stack < 0:
+            raise ConfigError(f"skrm: tracks_per_stack must be >= 0, got {self.tracks_per_stack}")
         if self.vertical_cost not in VCOSTS:
             raise ConfigError(
                 f"skrm: vertical_cost must be one of {sorted(VCOSTS)}, got {self.vertical_cost!r}"
@@ -175,6 +178,7 @@ class CostModel:
         self.prm[k.Q_VCOST] = VCOSTS[layout.vertical_cost]
         self.prm[k.Q_BASE_SHIFT] = layout.base_shifts
         self.prm[k.Q_NTRACKS] = n_tracks
+        self.prm[k.Q_STACK] = layout.tracks_per_stack
         self.cnt = np.zeros(self.n_entries, np.uint8)
         # every entry starts free: W bits of buffer room each
         per_track = np.full(n_tracks, K, np.int64)
