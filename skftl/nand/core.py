@@ -404,7 +404,15 @@ def write_point_block(S, chip, stream, lst):
     or absent; -1 when no free block is left. The conventional write point."""
     k = chip * S.prm[P_NSTREAMS] + stream
     blk = S.wp[k]
-    if blk >= 0 and S.next_page[blk] < S.prm[P_NP]:
+    # a full write point stays recorded until replaced, and may meanwhile have been
+    # reclaimed by GC (and even reopened for another stream): trust it only while open
+    # for this stream
+    if (
+        blk >= 0
+        and S.blk_state[blk] == OPEN
+        and S.blk_stream[blk] == stream
+        and S.next_page[blk] < S.prm[P_NP]
+    ):
         return blk
     blk = pop_free(S, chip, lst, stream)
     S.wp[k] = blk

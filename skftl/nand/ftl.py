@@ -145,7 +145,7 @@ class Ftl:
             (core.P_NCHAN_SHIFT, g.channels),
             (core.P_NCHIPS_SHIFT, g.n_chips),
         ):
-            p[key] = value.bit_length() - 1 if value & (value - 1) == 0 else -1
+            p[key] = value.bit_length() - 1 if (value & (value - 1)) == 0 else -1
         S.read_ns[:], S.prog_ns[:] = timing.page_tables(g.pages_per_block)
         kernel.init_free_lists(S)
         self.state = S
