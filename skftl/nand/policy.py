@@ -49,9 +49,11 @@ from skftl.nand.core import (
     inline,
     write_point_block,
 )
+from skftl.nand.policies_skftl import skftl_free_list, skftl_select_block
 
 POLICY_PAGE = 0  # conventional page-mapped FTL: one write point per (chip, stream)
-POLICIES = {"page": POLICY_PAGE}
+POLICY_SKFTL = 2  # SK-FTL's SK-aware allocator (skftl/nand/policies_skftl.py)
+POLICIES = {"page": POLICY_PAGE, "sk-ftl": POLICY_SKFTL}
 
 
 @inline
@@ -88,9 +90,13 @@ def select_chip(S, lpn, stream):
 def select_block(S, chip, stream, lpn, old_ppn, is_gc):
     if S.prm[P_POLICY] == POLICY_PAGE:
         return write_point_block(S, chip, stream, 0)
+    if S.prm[P_POLICY] == POLICY_SKFTL:
+        return skftl_select_block(S, chip, old_ppn)
     return -1
 
 
 @inline
 def free_list_of(S, blk):
+    if S.prm[P_POLICY] == POLICY_SKFTL:
+        return skftl_free_list(S, blk)
     return 0
