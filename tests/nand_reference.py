@@ -51,6 +51,7 @@ class RefFtl:
         self.chip_free = [0] * n_chips
         self.chan_res = [[NO_TIME] * CHAN_SLOTS for _ in range(n_channels)]
         self.log = []
+        self.flash_log = []  # (chip, kind 0 read / 1 program / 2 erase, page, time, origin)
         self.c = dict.fromkeys(
             [
                 "host_reads",
@@ -167,6 +168,7 @@ class RefFtl:
                     dst = self.program(dst_blk, lpn)
                     self.log.append((lpn, src, dst, 1))
                     dpage = dst % np_
+                    self.flash_log += [(chip, 0, page, t, 1), (chip, 1, dpage, t, 1)]
                     if self.copyback:
                         self.chip_free[chip] = (
                             max(t, self.chip_free[chip]) + self.read_ns[page] + self.prog_ns[dpage]
@@ -178,6 +180,7 @@ class RefFtl:
             self.next_page[v] = 0
             self.erase_count[v] += 1
             self.chip_free[chip] = max(t, self.chip_free[chip]) + self.erase_ns
+            self.flash_log.append((chip, 2, -1, t, 1))
             self.state[v] = "free"
             self.free[chip].append(v)
             self.c["erases"] += 1
@@ -193,7 +196,9 @@ class RefFtl:
                 self.c["host_reads"] += 1
                 if lpn in self.l2p:
                     ppn = self.l2p[lpn]
-                    d = self.t_read(ppn // np_ // self.blocks_per_chip, ppn % np_, t)
+                    chip = ppn // np_ // self.blocks_per_chip
+                    self.flash_log.append((chip, 0, ppn % np_, t, 0))
+                    d = self.t_read(chip, ppn % np_, t)
                 else:
                     self.c["unmapped_reads"] += 1
                     d = t
@@ -210,6 +215,7 @@ class RefFtl:
                     self.invalidate(old)
                 ppn = self.program(blk, lpn)
                 self.log.append((lpn, old, ppn, 0))
+                self.flash_log.append((chip, 1, ppn % np_, t, 0))
                 d = self.t_prog(chip, ppn % np_, t)
                 self.c["host_writes"] += 1
             else:

@@ -103,12 +103,13 @@ def reference_for(ftl: Ftl) -> RefFtl:
 def test_kernel_matches_reference(scenario):
     geo, cfg, timing, n_ops, lpn_frac, seed = scenario
     try:
-        ftl = Ftl(geo, timing, cfg, log_capacity=4096)
+        ftl = Ftl(geo, timing, cfg, log_capacity=4096, flash_log_capacity=512)
     except ConfigError:
         assume(False)
     lpn, op, stream, request, time_ns = make_ops(ftl, n_ops, lpn_frac, seed)
     ref = reference_for(ftl)
     log = []
+    flash = []
     n_req = int(request[-1]) + 1
     try:
         done = ftl.run_pages(
@@ -119,6 +120,7 @@ def test_kernel_matches_reference(scenario):
             time_ns=time_ns,
             n_requests=n_req,
             on_log=lambda *a: log.extend(zip(*(x.tolist() for x in a), strict=True)),
+            on_flash=lambda *a: flash.extend(zip(*(x.tolist() for x in a), strict=True)),
         )
         kernel_failed = False
     except ConfigError:
@@ -144,6 +146,7 @@ def test_kernel_matches_reference(scenario):
     assert {k: c[k] for k in COUNTERS} == ref.c
     assert done.tolist() == ref_done
     assert log == ref.log
+    assert flash == ref.flash_log
     S = ftl.state
     assert {int(i): int(S.l2p[i]) for i in np.flatnonzero(S.l2p >= 0)} == ref.l2p
     assert S.erase_count.tolist() == ref.erase_count

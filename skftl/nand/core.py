@@ -39,7 +39,8 @@ P_NP_SHIFT = 16
 P_BPC_SHIFT = 17
 P_NCHAN_SHIFT = 18
 P_NCHIPS_SHIFT = 19
-N_PRM = 20
+P_FLOG_CAP = 20  # capacity of the flash-operation log (0 = disabled)
+N_PRM = 21
 
 # --- counters: ctr[C_*] -----------------------------------------------------------------
 C_HOST_READS = 0  # host page reads (incl. unmapped)
@@ -53,7 +54,8 @@ C_CLOCK = 7  # flash programs so far: the logical clock of block ages (cost-bene
 C_LOG_N = 8  # entries in the mapping-update log
 C_ERROR = 9  # 0 ok; ERR_* otherwise (the kernel stops)
 C_SINK = 10  # sink of the prefetching loads (keeps the compiler from dropping them)
-N_CTR = 11
+C_FLOG_N = 11  # entries in the flash-operation log (may exceed its capacity: overflow)
+N_CTR = 12
 # flash reads and programs are not counted in the hot loop: every mapped host read and
 # every GC copy reads one page, and the clock counts programs (see Ftl.counters)
 COUNTER_NAMES = (
@@ -68,6 +70,7 @@ COUNTER_NAMES = (
     "log_entries",
     "error",
     "prefetch_sink",
+    "flash_log_entries",
 )
 
 ERR_DEVICE_FULL = 1  # GC found nothing to reclaim on a chip with no free block
@@ -96,6 +99,13 @@ NO_TIME = -(1 << 62)
 LOG_HOST = 0
 LOG_GC = 1
 LOG_TRIM = 2
+
+# flash-operation log: kind and origin of each operation issued to a chip
+FLASH_READ = 0
+FLASH_PROGRAM = 1
+FLASH_ERASE = 2
+ORIGIN_HOST = 0
+ORIGIN_GC = 1
 
 FtlArrays = namedtuple(
     "FtlArrays",
@@ -130,6 +140,11 @@ FtlArrays = namedtuple(
         "log_old",
         "log_new",
         "log_kind",
+        "flog_chip",
+        "flog_kind",
+        "flog_page",
+        "flog_time",
+        "flog_origin",
     ],
 )
 
@@ -144,6 +159,7 @@ def allocate(
     n_lists: int = 1,
     log_capacity: int = 0,
     pstate_size: int = 1,
+    flash_log_capacity: int = 0,
 ) -> FtlArrays:
     """Empty (all blocks free, nothing mapped) state; compact dtypes so that a 1 TB device
     of 4 KB pages needs about 9 bytes per physical page."""
@@ -181,6 +197,11 @@ def allocate(
         log_old=np.zeros(log_capacity, i32),
         log_new=np.zeros(log_capacity, i32),
         log_kind=np.zeros(log_capacity, np.int8),
+        flog_chip=np.zeros(flash_log_capacity, i32),
+        flog_kind=np.zeros(flash_log_capacity, np.int8),
+        flog_page=np.zeros(flash_log_capacity, i32),
+        flog_time=np.zeros(flash_log_capacity, np.int64),
+        flog_origin=np.zeros(flash_log_capacity, np.int8),
     )
 
 
@@ -333,6 +354,23 @@ def log_update(S, lpn, old, new, kind):
         S.log_new[n] = new
         S.log_kind[n] = kind
         S.ctr[C_LOG_N] = n + 1
+
+
+@inline
+def log_flash(S, chip, kind, page, t, origin):
+    """Record one flash operation issued to ``chip`` at ``t`` (``page``: index in its block,
+    -1 for an erase) when the flash-operation log is enabled (capacity > 0). Entries past
+    the capacity are counted, not written: the caller sees the overflow."""
+    cap = S.prm[P_FLOG_CAP]
+    if cap > 0:
+        n = S.ctr[C_FLOG_N]
+        if n < cap:
+            S.flog_chip[n] = chip
+            S.flog_kind[n] = kind
+            S.flog_page[n] = page
+            S.flog_time[n] = t
+            S.flog_origin[n] = origin
+        S.ctr[C_FLOG_N] = n + 1
 
 
 # --- timelines: each chip is busy until a time (ns); channels book page transfers -------

@@ -22,10 +22,15 @@ GC_POLICIES = {"greedy": core.GC_GREEDY, "cost_benefit": core.GC_COST_BENEFIT}
 CHIP_ALLOCS = {"static": core.CHIP_STATIC, "dynamic": core.CHIP_DYNAMIC}
 LATENCY_QUANTILES = (0.5, 0.9, 0.99, 0.999)
 # counters that are state, not events, and make no sense as a difference
-_STATE_COUNTERS = ("clock", "log_entries", "error", "prefetch_sink")
+_STATE_COUNTERS = ("clock", "log_entries", "error", "prefetch_sink", "flash_log_entries")
 
 # on_log(lpn, old_ppn, new_ppn, kind): views of the drained mapping-update log
 LogSink = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], None]
+# on_flash(chip, kind, page, time_ns, origin): views of the drained flash-operation log;
+# kind core.FLASH_READ / FLASH_PROGRAM / FLASH_ERASE, page the index in its block (-1 for an
+# erase), time_ns the issue time (the host operation's arrival; GC operations carry that of
+# the write that triggered them), origin core.ORIGIN_HOST / ORIGIN_GC; in issue order
+FlashSink = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], None]
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,7 @@ class Ftl:
         *,
         log_capacity: int = 0,
         pstate: np.ndarray | None = None,
+        flash_log_capacity: int = 0,
     ) -> None:
         self.geometry = g = geometry
         self.timing = timing
@@ -119,6 +125,7 @@ class Ftl:
             c.n_free_lists,
             log_capacity,
             1 if pstate is None else len(pstate),
+            flash_log_capacity,
         )
         if pstate is not None:
             S.pstate[:] = pstate
@@ -138,6 +145,14 @@ class Ftl:
         p[core.P_XFER] = timing.transfer_ns(g.page_size)
         p[core.P_ERASE] = timing.t_erase_ns
         p[core.P_LOG_CAP] = log_capacity
+        # the kernel stops a chunk early while a host operation and its GC burst might not fit
+        flog_reserve = 1 + c.gc_high_blocks * (2 * g.pages_per_block + 1)
+        if 0 < flash_log_capacity < 2 * flog_reserve:
+            raise ConfigError(
+                f"ftl: flash_log_capacity {flash_log_capacity} must be 0 (off) or at least "
+                f"{2 * flog_reserve} (two GC bursts of {flog_reserve} operations)"
+            )
+        p[core.P_FLOG_CAP] = flash_log_capacity
         p[core.P_NLPN] = self.n_lpn
         for key, value in (
             (core.P_NP_SHIFT, g.pages_per_block),
@@ -195,6 +210,7 @@ class Ftl:
         time_ns: np.ndarray | None = None,
         n_requests: int | None = None,
         on_log: LogSink | None = None,
+        on_flash: FlashSink | None = None,
         chunk: int = 1 << 22,
         progress: Callable[[int], None] | None = None,
     ) -> np.ndarray:
@@ -227,6 +243,8 @@ class Ftl:
                 raise ConfigError(self._error_message(int(S.ctr[core.C_ERROR]), j))
             if S.prm[core.P_LOG_CAP]:
                 self.drain_log(on_log)
+            if S.prm[core.P_FLOG_CAP]:
+                self.drain_flash_log(on_flash)
             if progress is not None:
                 progress(j - i)
             i = j
@@ -238,6 +256,16 @@ class Ftl:
         if on_log is not None and k:
             on_log(S.log_lpn[:k], S.log_old[:k], S.log_new[:k], S.log_kind[:k])
         S.ctr[core.C_LOG_N] = 0
+
+    def drain_flash_log(self, on_flash: FlashSink | None) -> None:
+        S = self.state
+        k = int(S.ctr[core.C_FLOG_N])
+        if k > len(S.flog_chip):  # a GC burst beyond the reserve (kernel bug)
+            raise RuntimeError(f"ftl: flash-operation log overflow ({k} > {len(S.flog_chip)})")
+        if on_flash is not None and k:
+            on_flash(S.flog_chip[:k], S.flog_kind[:k], S.flog_page[:k], S.flog_time[:k],
+                     S.flog_origin[:k])  # fmt: skip
+        S.ctr[core.C_FLOG_N] = 0
 
     def _error_message(self, code: int, at: int) -> str:
         what = {
@@ -256,6 +284,7 @@ class Ftl:
         stream: np.ndarray | None = None,
         wrap: bool = False,
         on_log: LogSink | None = None,
+        on_flash: FlashSink | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> RunResult:
         """Replay block requests (``stream``: optional stream id per request). Addresses past
@@ -280,6 +309,7 @@ class Ftl:
             time_ns=arrival[ops.request],
             n_requests=len(requests),
             on_log=on_log,
+            on_flash=on_flash,
             progress=progress,
         )
         after = self.counters()

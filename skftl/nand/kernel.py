@@ -20,6 +20,7 @@ from skftl.nand.core import (
     C_CLOCK,
     C_ERASES,
     C_ERROR,
+    C_FLOG_N,
     C_GC_COPIES,
     C_GC_VICTIMS,
     C_HOST_READS,
@@ -30,14 +31,20 @@ from skftl.nand.core import (
     C_UNMAPPED_READS,
     ERR_DEVICE_FULL,
     ERR_NO_FREE_BLOCK,
+    FLASH_ERASE,
+    FLASH_PROGRAM,
+    FLASH_READ,
     GC_COST_BENEFIT,
     LOG_GC,
     LOG_HOST,
     LOG_TRIM,
     OP_READ,
     OP_WRITE,
+    ORIGIN_GC,
+    ORIGIN_HOST,
     P_BPC,
     P_COPYBACK,
+    P_FLOG_CAP,
     P_GC_HIGH,
     P_GC_LOW,
     P_GC_POLICY,
@@ -55,6 +62,7 @@ from skftl.nand.core import (
     flash_read,
     invalidate,
     is_valid,
+    log_flash,
     log_update,
     njit,
     program,
@@ -168,6 +176,8 @@ def collect(S, chip, t):
                 return
             dst = program(S, dst_blk, lpn)
             log_update(S, lpn, src, dst, LOG_GC)
+            log_flash(S, chip, FLASH_READ, page, t, ORIGIN_GC)
+            log_flash(S, chip, FLASH_PROGRAM, dst - dst_blk * np_, t, ORIGIN_GC)
             if copyback:
                 busy += S.read_ns[page] + S.prog_ns[dst - dst_blk * np_]
             else:
@@ -185,6 +195,7 @@ def collect(S, chip, t):
         S.next_page[victim] = 0
         S.erase_count[victim] += 1
         flash_erase(S, chip, t)
+        log_flash(S, chip, FLASH_ERASE, -1, t, ORIGIN_GC)
         push_free(S, victim, policy.free_list_of(S, victim))
         S.ctr[C_ERASES] += 1
         S.ctr[C_GC_VICTIMS] += 1
@@ -193,13 +204,17 @@ def collect(S, chip, t):
 @njit
 def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
     """Run page operations ``start..end-1``; returns the index reached. It stops early when
-    the mapping-update log could overflow (drain it and call again) or on an error
+    the mapping-update or flash-operation log could overflow (drain them and call again)
+    or on an error
     (``ctr[C_ERROR]`` != 0). ``done_ns[req[i]]`` becomes the latest completion time of the
     request's pages (reads of unmapped pages complete at arrival)."""
     np_ = S.prm[P_NP]
     log_cap = S.prm[P_LOG_CAP]
     # room for one host update plus the largest GC burst it can trigger
     reserve = 1 + S.prm[P_GC_HIGH] * np_
+    flog_cap = S.prm[P_FLOG_CAP]
+    # ... and one host operation plus a GC burst's reads, programs and erases
+    flog_reserve = 1 + S.prm[P_GC_HIGH] * (2 * np_ + 1)
     gc_low = S.prm[P_GC_LOW]
     for i in range(start, end):
         if (i - start) % PREFETCH == 0:
@@ -213,6 +228,8 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
             S.ctr[C_SINK] += sink
         if log_cap > 0 and S.ctr[C_LOG_N] + reserve > log_cap:
             return i
+        if flog_cap > 0 and S.ctr[C_FLOG_N] + flog_reserve > flog_cap:
+            return i
         t = time_ns[i]
         lp = lpn[i]
         o = op[i]
@@ -225,7 +242,9 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
                 done = t
             else:
                 blk = block_of(S, ppn)
-                done = flash_read(S, chip_of(S, blk), ppn - blk * np_, t)
+                chip = chip_of(S, blk)
+                log_flash(S, chip, FLASH_READ, ppn - blk * np_, t, ORIGIN_HOST)
+                done = flash_read(S, chip, ppn - blk * np_, t)
         elif o == OP_WRITE:
             s = policy.write_stream(S, lp, stream[i])
             chip = policy.select_chip(S, lp, s)
@@ -242,6 +261,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
                 invalidate(S, old)
             ppn = program(S, blk, lp)
             log_update(S, lp, old, ppn, LOG_HOST)
+            log_flash(S, chip, FLASH_PROGRAM, ppn - blk * np_, t, ORIGIN_HOST)
             done = flash_prog(S, chip, ppn - blk * np_, t)
             S.ctr[C_HOST_WRITES] += 1
         else:
