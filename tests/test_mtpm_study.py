@@ -36,6 +36,14 @@ def test_study_runs_and_headline_has_every_metric():
     assert np.all(ds.violations_per_ms.sel(scheme=["DCC", "MTPM", "KMTPM_A", "KMTPM_SA"]) == 0)
     assert ds.latency_overhead.sel(operation="program_lsb").values[:2].tolist() == [40, 1020]
     assert "Financial1 (synthetic)" in ds.workload_label.values
+    # the multi-channel arrangements run on the FTL kernel's stream beside the others
+    assert list(ds.mc_stream.values) == [
+        "Financial1 (synthetic) via FTL", "Financial1 (synthetic) by address", "R50 (synthetic)"
+    ]  # fmt: skip
+    ftl_ops = ds.mc_ftl_ops.sel(mc_stream="Financial1 (synthetic) via FTL")
+    assert ftl_ops.sel(ftl_origin="host_requests") > 0
+    assert abs(float(ds.mc_op_mix.sel(mc_stream="Financial1 (synthetic) via FTL").sum()) - 1) < 1e-9
+    assert ds.mc_throughput.sel(mc_scheme="NPM").notnull().all()
     again = mtpm.run(tiny_cfg(), progress=False)
     assert ds.identical(again)  # same config -> same dataset
     head = mtpm.headline(ds)

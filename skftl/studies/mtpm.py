@@ -23,13 +23,14 @@ from tqdm.auto import tqdm
 import skftl
 from skftl.config import REPO_ROOT
 from skftl.errors import ConfigError, UnknownTraceError
+from skftl.nand import Ftl, FtlConfig, Geometry, resolve_nand
 from skftl.pipeline import workload_for
 from skftl.power.device import OP_PROGRAM, OP_READ, TYPE_NAMES, Device
 from skftl.power.profiles import ATOMIC_LABELS, ATOMICS, LEVEL_UNIT, Profiles, load_profiles
 from skftl.power.sim import DCC_MODELS, OpStream, SimResult, Tables, build_tables, simulate
 from skftl.power.tokens import TokenModel, latency_overhead_cycles
 from skftl.power.variants import profile_variant
-from skftl.power.workload import from_nand_ops, ops_from_requests
+from skftl.power.workload import FtlStreamInfo, from_nand_ops, ops_from_ftl, ops_from_requests
 from skftl.traces.nand_ops import mtpm_ops
 from skftl.traces.workload import configured_candidates
 
@@ -195,7 +196,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         + len(alphas) * len(schemes) * len(syn)
         + len(real) * len(schemes)
         + len(sec["fig11"]["schemes"])
-        + len(mc["schemes"]) * len(ARRANGEMENTS)
+        + len(mc["schemes"]) * len(ARRANGEMENTS) * (3 if mc.get("address_mapped", True) else 2)
         + len(variants) * len(schemes) * len(sec["sensitivity"]["traces"])
     )
     bar = tqdm(total=n_runs, desc="mtpm", disable=not progress)
@@ -425,33 +426,47 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
 
 
 def _multichannel(cfg: dict, sec: dict, rn: _Runner, seed: int) -> xr.Dataset:
-    """Three arrangements of the token scheme on a multi-channel device (Sec. IV-F2), on two
-    operation streams: a block trace mapped by address and the synthetic R50 mix."""
+    """Three arrangements of the token scheme on a multi-channel device (Sec. IV-F2), on the
+    NAND operations the FTL kernel issues for a block trace (GC included), on the same trace
+    mapped by address (``address_mapped``) and on the synthetic R50 mix."""
     mc = sec["multichannel"]
     n_ch, ways = int(mc["channels"]), int(mc["ways"])
     dev = Device.from_config({**sec["device"], "n_chips": n_ch * ways, "ways_per_channel": ways})
     alpha = float(mc["alpha"])
     tg = int(sec["tg"])
     n_ops = int(mc["n_ops"])
-    # No FTL-produced NAND stream is available on this branch: an address-mapped stream of a
-    # block trace (channel-first page interleaving, no GC beyond one erase per 500 programs).
     src = mc["workload"]
     streams: dict[str, OpStream] = {}
+    gc_info: dict[str, FtlStreamInfo] = {}
+    trace = ""
     try:
         req = workload_for(src, cfg, n_requests=n_ops)
-        ops = ops_from_requests(
-            req,
-            n_chips=dev.n_chips,
-            page_size=int(sec["real"]["page_size"]),
-            n_ops=n_ops,
-            erase_every=int(sec["real"]["erase_every"]),
-            label=req.meta.label,
-        )
-        # chip c of the page-interleaved stream -> channel c % n_ch, way c // n_ch
-        ops.chip = (ops.chip % n_ch) * ways + ops.chip // n_ch
-        streams[req.meta.label] = ops
     except UnknownTraceError as exc:
         warnings.warn(f"mtpm: multi-channel workload {src} skipped: {exc}", stacklevel=2)
+        req = None
+    if req is not None:
+        # the NAND operations the FTL kernel issues for the trace, GC included
+        ftl = _stream_ftl(mc["ftl_stream"], n_ch, ways, int(sec["real"]["page_size"]), seed)
+        ops, info = ops_from_ftl(req, ftl, n_ops=n_ops, time_scale=float(sec["real"]["time_scale"]))
+        ops.label = f"{req.meta.label} via FTL"
+        streams[ops.label] = ops
+        gc_info[ops.label] = info
+        trace = f"{req.meta.label}:{req.meta.sha256}"
+        if mc.get("address_mapped", True):
+            # the same trace mapped by address (channel-first page interleaving, no GC beyond
+            # one erase per erase_every programs), for comparison
+            ops = ops_from_requests(
+                req,
+                n_chips=dev.n_chips,
+                page_size=int(sec["real"]["page_size"]),
+                n_ops=n_ops,
+                erase_every=int(sec["real"]["erase_every"]),
+                time_scale=float(sec["real"]["time_scale"]),
+                label=f"{req.meta.label} by address",
+            )
+            # chip c of the page-interleaved stream -> channel c % n_ch, way c // n_ch
+            ops.chip = (ops.chip % n_ch) * ways + ops.chip // n_ch
+            streams[ops.label] = ops
     streams["R50 (synthetic)"] = from_nand_ops(
         mtpm_ops(50, n_ops=n_ops, n_chips=dev.n_chips, seed=seed)
     )
@@ -483,11 +498,52 @@ def _multichannel(cfg: dict, sec: dict, rn: _Runner, seed: int) -> xr.Dataset:
             "mc_peak_over_budget": _da(peak, dims, c, "1", "peak current / budget - 1"),
         }
     )  # fmt: skip
-    out.attrs["source"] = (
-        "address-mapped block-trace stream and synthetic R50 (not the FTL kernel's NAND stream, "
-        "which was not available)"
+    names = list(streams)
+    origin = np.array([[getattr(gc_info[n], f) if n in gc_info else np.nan for f in _GC_FIELDS]
+                     for n in names], float)  # fmt: skip
+    out["mc_op_mix"] = _da(
+        [[float(np.mean(streams[n].kind == k)) for k in range(3)] for n in names],
+        ("mc_stream", "op_kind"),
+        {"mc_stream": names, "op_kind": ["read", "program", "erase"]},
+        "1",
+        "fraction of the stream's NAND operations per kind",
     )
+    out["mc_ftl_ops"] = _da(
+        origin,
+        ("mc_stream", "ftl_origin"),
+        {"mc_stream": names, "ftl_origin": list(_GC_FIELDS)},
+        "operations",
+        "FTL-issued operations by origin (NaN: stream not from the FTL)",
+    )
+    out.attrs["source"] = (
+        "NAND operations issued by the FTL kernel (skftl.nand, GC included, preconditioned "
+        "full device), the same trace mapped by address, and synthetic R50"
+    )
+    out.attrs["multichannel_trace"] = trace
     return out
+
+
+_GC_FIELDS = ("host_reads", "host_programs", "gc_reads", "gc_programs", "erases", "host_requests")
+
+
+def _stream_ftl(sec: dict, n_ch: int, ways: int, page_size: int, seed: int) -> Ftl:
+    """The FTL that produces the multi-channel op stream: ``sec['nand']`` (preset allowed)
+    with the arrangement's channels and ways, preconditioned as ``sec['precondition']``
+    says (``fill``: every logical page written once in seeded random order, so the device
+    is full and GC runs from the first writes; ``none``: empty)."""
+    nand = {**sec["nand"], "channels": n_ch, "chips_per_channel": ways, "page_size": page_size}
+    geo = Geometry.from_config(resolve_nand(nand))
+    cfg = FtlConfig.from_config(sec.get("ftl") or {})
+    reserve = 1 + cfg.gc_high_blocks * (2 * geo.pages_per_block + 1)
+    ftl = Ftl.from_config(
+        resolve_nand(nand), sec.get("ftl") or {}, flash_log_capacity=max(1 << 16, 2 * reserve)
+    )
+    pre = sec.get("precondition", "fill")
+    if pre == "fill":
+        ftl.fill(seed=seed)
+    elif pre != "none":
+        raise ConfigError(f"mtpm.multichannel.ftl_stream.precondition: fill | none, got {pre!r}")
+    return ftl
 
 
 def _norm_mean(
