@@ -43,6 +43,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skftl.power.profiles import SAMPLE_NS
+
+# the 40 ns sample period is a compile-time constant: divisions by it become multiplications
+S_NS = SAMPLE_NS
+
 NPM, PPM, DCC, MTPM, KMTPM_A, KMTPM_SA, NOKEY, CTRL = 0, 1, 2, 3, 4, 5, 6, 7
 SCHEMES = {
     "NPM": NPM,
@@ -132,7 +137,7 @@ def _flush(t, g, prm, diff, series):
     ``diff`` holds the window's difference array followed by one 64-bit mask per block of 64
     samples marking the samples where the current changes; the sum is constant between marks,
     so a stretch is accounted in one step (per-sample only while recording a series)."""
-    s = prm[R_S]
+    s = S_NS
     kmax = _ceil_div(t, s)
     k = g[G_FLUSHED]
     stop = min(kmax, g[G_MAXK1] + 1)  # beyond the last run end every sample is zero
@@ -189,7 +194,7 @@ def _flush(t, g, prm, diff, series):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _add_current(a, ts, g, prm, diff, tb, to):
-    s = prm[R_S]
+    s = S_NS
     mask = prm[R_WMASK]
     r0 = _t(tb, to, A_RUN_OFF, a)
     for r in range(r0, r0 + _t(tb, to, A_RUN_LEN, a)):
@@ -229,16 +234,19 @@ def _retarget(p, s_from, include_current, ch, pk, prm, pkt_tgt):
     """Point packet ``p`` (at its position of slot ``s_from``) at the first chip on its way
     that would absorb it; no event if none would."""
     m = prm[R_M]
-    base = (p // m) * m
     phi = p % m
+    base = p - phi
     k0 = 0 if include_current else 1
+    pos = (phi + s_from + k0) % m  # ring position after k0 hops; advanced without divisions
     for k in range(k0, m + 1):
-        s = s_from + k
-        c = base + (phi + s) % m
+        c = base + pos
         if _absorbs(c, p, ch, pk, prm):
-            pk[p, P_TIME] = s * prm[R_HOP]
+            pk[p, P_TIME] = (s_from + k) * prm[R_HOP]
             pkt_tgt[p] = c
             return
+        pos += 1
+        if pos == m:
+            pos = 0
     pk[p, P_TIME] = INF
     pkt_tgt[p] = -1
 
@@ -249,14 +257,18 @@ def _announce(c, t, ch, pk, prm, pkt_tgt):
     target stop there instead."""
     m = prm[R_M]
     hop = prm[R_HOP]
-    base = (c // m) * m
     pos = c % m
+    base = c - pos
     s_min = _ceil_div(t, hop)
+    r0 = (pos - s_min) % m  # (pos - phi - s_min) mod m for phi = 0, then one less per phi
     for phi in range(m):
         p = base + phi
         if pk[p, P_ALIVE] == 0:
             continue
-        s = s_min + (pos - phi - s_min) % m
+        r = r0 - phi
+        if r < 0:
+            r += m
+        s = s_min + r
         if s <= pk[p, P_LAST]:
             s += m
         if s * hop < pk[p, P_TIME] and _absorbs(c, p, ch, pk, prm):
