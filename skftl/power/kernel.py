@@ -67,7 +67,8 @@ INF = np.int64(2**62)
 # chip fields
 C_STATE, C_TIMER, C_OP, C_TYPE, C_STEP, C_SA, C_HT, C_UT, C_KEY = 0, 1, 2, 3, 4, 5, 6, 7, 8
 C_WAITSINCE, C_NEED, C_QPTR, C_QEND, C_DCCS, C_DCCOP, C_ATOM, C_CHAN = 9, 10, 11, 12, 13, 14, 15, 16
-N_CFIELDS = 17
+C_DCCTYPE = 17  # operation type of the envelope DCC scheduled last on the chip
+N_CFIELDS = 18
 # packet fields
 P_ALIVE, P_TOK, P_KEY, P_TIME, P_LAST = 0, 1, 2, 3, 4
 N_PFIELDS = 5
@@ -83,7 +84,8 @@ G_CONS_ERR, G_OVERFLOW, G_DONE, G_HOPS, G_QHEAD, G_QLEN, G_STARTS, G_MAXPKT = (
     14,
     15,
 )
-N_GLOBALS = 16
+G_DCC_N, G_DCC_BASE = 16, 17  # DCC skyline: boundaries kept, level before the first of them
+N_GLOBALS = 18
 # parameters
 R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_S, R_WAYS, R_MSG, R_WMASK, R_BIN, R_CHECK = range(
     13
@@ -99,7 +101,7 @@ STAT_NAMES = (
     "flushed_samples", "last_sample", "final_current", "peak_current", "violation_samples",
     "ppm_until", "pool", "events", "conservation_errors", "window_overflow",
     "completed_ops", "packet_arrivals", "ctrl_queue_head", "ctrl_queue_len", "atomic_starts",
-    "max_packets",
+    "max_packets", "dcc_boundaries", "dcc_base_level",
 )  # fmt: skip
 
 
@@ -325,74 +327,100 @@ def _begin_wait(c, t, ch, tb, to):
     ch[c, C_NEED] = _t(tb, to, SA_RT, _t(tb, to, A_SA_OFF, a))
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _merge_env(sky, ra, n_a, rb, start, ty, t_min, tb, to):
+    """Merge the DCC envelope of operation type ``ty`` starting at ``start`` (its boundaries
+    after ``t_min``) into the sorted boundary list in rows ``ra`` (times), ``ra + 1`` (level
+    changes) of ``sky``, ``n_a`` long, writing rows ``rb``, ``rb + 1``; equal times merge.
+    Returns (length, the envelope's level at ``t_min``)."""
+    o0 = tb[to[ENV_OFF] + ty]
+    n_env = tb[to[ENV_LEN] + ty]
+    c0 = to[ENV_CUM] + o0
+    l0 = to[ENV_LVL] + o0
+    ib = 0
+    at = 0
+    while ib <= n_env and start + tb[c0 + ib] <= t_min:  # boundaries already passed
+        at = tb[l0 + ib] if ib < n_env else 0
+        ib += 1
+    out = 0
+    ia = 0
+    while ia < n_a or ib <= n_env:
+        if ib > n_env or (ia < n_a and sky[ra, ia] <= start + tb[c0 + ib]):
+            x = sky[ra, ia]
+            d = sky[ra + 1, ia]
+            ia += 1
+        else:
+            x = start + tb[c0 + ib]
+            d = (tb[l0 + ib] if ib < n_env else 0) - (tb[l0 + ib - 1] if ib > 0 else 0)
+            ib += 1
+        if out > 0 and sky[rb, out - 1] == x:
+            sky[rb + 1, out - 1] += d
+        else:
+            sky[rb, out] = x
+            sky[rb + 1, out] = d
+            out += 1
+    return out, at
+
+
 @njit(cache=True, _nrt=False)
-def _dcc_schedule(c, t, ch, prm, tb, to, ptr, sky):
+def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
     """Earliest start >= t at which this operation's modelled current (its DCC envelope:
     piecewise-constant peaks, ENV_* tables) plus the modelled current of every operation
     already scheduled stays within the budget. A violation on an elementary interval (between
-    consecutive envelope boundaries) delays the start by that interval's length."""
+    consecutive envelope boundaries) delays the start by that interval's length. The new
+    operation's envelope then joins the skyline.
+
+    The skyline of scheduled envelopes is kept across calls, sorted: boundary times
+    ``sky[0, :G_DCC_N]``, level change at each in ``sky[1]``; boundaries at or before ``t``
+    (calls come in time order) are folded into the level ``G_DCC_BASE``. A chip schedules its
+    next operation only after the previous one ended, so from ``t`` on the skyline holds the
+    other chips' envelopes. One exception is modelled as the reference does: a chip whose
+    next operation is already on its way (type changed, not yet scheduled) counts with its
+    last start time and the new type's envelope; such envelopes are merged in for this call
+    only."""
     env_off = tb[to[ENV_OFF] : to[ENV_OFF + 1]]
     env_len = tb[to[ENV_LEN] : to[ENV_LEN + 1]]
     env_cum = tb[to[ENV_CUM] : to[ENV_CUM + 1]]
     env_lvl = tb[to[ENV_LVL] : to[ENV_LVL + 1]]
-    n = prm[R_N]
     pb = prm[R_PB]
-    # skyline of the other scheduled operations from t on, by a k-way merge of their
-    # envelopes: boundary times sky[0, :m] (increasing), level before each boundary sky[1, :m]
-    for c2 in range(n):
-        ptr[c2] = -1
-        if c2 == c or ch[c2, C_DCCOP] < 0:
+    # fold passed boundaries into the base level
+    n_b = g[G_DCC_N]
+    base = g[G_DCC_BASE]
+    j = 0
+    while j < n_b and sky[0, j] <= t:
+        base += sky[1, j]
+        j += 1
+    m = n_b - j
+    for k in range(m):
+        sky[0, k] = sky[0, k + j]
+        sky[1, k] = sky[1, k + j]
+    g[G_DCC_N] = m
+    g[G_DCC_BASE] = base
+    # the skyline this call checks against: rows r, r + 1 (with any stale-type envelopes)
+    r = 0
+    level = base
+    for c2 in range(prm[R_N]):
+        ty2 = ch[c2, C_TYPE]
+        if c2 == c or ch[c2, C_DCCOP] < 0 or ty2 == ch[c2, C_DCCTYPE]:
             continue
-        t2 = ch[c2, C_TYPE]
-        q0 = env_off[t2]
         st = ch[c2, C_DCCS]
-        if st + env_cum[q0 + env_len[t2]] <= t:
+        if st + env_cum[env_off[ty2] + env_len[ty2]] <= t:
             continue
-        i = 0
-        while st + env_cum[q0 + i + 1] <= t:
-            i += 1
-        ptr[c2] = i
-    m = 0
-    while True:
-        nb = INF
-        level = 0
-        for c2 in range(n):
-            i = ptr[c2]
-            if i < 0:
-                continue
-            q0 = env_off[ch[c2, C_TYPE]]
-            st = ch[c2, C_DCCS]
-            if m == 0:
-                x = t
-            else:
-                x = sky[0, m - 1]
-            if st + env_cum[q0 + i] <= x:
-                level += env_lvl[q0 + i]
-                b = st + env_cum[q0 + i + 1]
-            else:
-                b = st + env_cum[q0 + i]  # not started yet
-            if b < nb:
-                nb = b
-        if nb == INF:
-            break
-        sky[0, m] = nb
-        sky[1, m] = level
-        m += 1
-        for c2 in range(n):
-            i = ptr[c2]
-            if i < 0:
-                continue
-            t2 = ch[c2, C_TYPE]
-            q0 = env_off[t2]
-            if ch[c2, C_DCCS] + env_cum[q0 + i + 1] <= nb:
-                ptr[c2] = i + 1 if i + 1 < env_len[t2] else -1
+        rb = 3 if r != 3 else 5
+        m, at = _merge_env(sky, r, m, rb, st, ty2, t, tb, to)
+        level += at
+        r = rb
+    # sky[2, k]: level before boundary k
+    for k in range(m):
+        sky[2, k] = level
+        level += sky[r + 1, k]
     ty = ch[c, C_TYPE]
     o0 = env_off[ty]
     dur = env_cum[o0 + env_len[ty]]
     s = t
     k0 = 0
     while True:
-        while k0 < m and sky[0, k0] <= s:
+        while k0 < m and sky[r, k0] <= s:
             k0 += 1
         k = k0
         tau = s
@@ -402,9 +430,9 @@ def _dcc_schedule(c, t, ch, prm, tb, to, ptr, sky):
             nb = s + env_cum[o0 + i_new + 1]
             other = 0
             if k < m:
-                other = sky[1, k]
-                if sky[0, k] < nb:
-                    nb = sky[0, k]
+                other = sky[2, k]
+                if sky[r, k] < nb:
+                    nb = sky[r, k]
             if env_lvl[o0 + i_new] + other > pb:
                 s += nb - tau  # delay past the violating interval
                 ok = False
@@ -412,10 +440,18 @@ def _dcc_schedule(c, t, ch, prm, tb, to, ptr, sky):
             tau = nb
             if tau >= s + env_cum[o0 + i_new + 1]:
                 i_new += 1
-            if k < m and sky[0, k] <= tau:
+            if k < m and sky[r, k] <= tau:
                 k += 1
         if ok:
-            return s
+            break
+    # the new envelope joins the kept skyline
+    out, _ = _merge_env(sky, 0, g[G_DCC_N], 3, s, ty, s - 1, tb, to)
+    for k in range(out):
+        sky[0, k] = sky[3, k]
+        sky[1, k] = sky[4, k]
+    g[G_DCC_N] = out
+    ch[c, C_DCCTYPE] = ty
+    return s
 
 
 @njit(cache=True, _nrt=False)
@@ -466,7 +502,7 @@ def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns, w
             _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
             return
         if ch[c, C_DCCOP] != ch[c, C_OP]:
-            ch[c, C_DCCS] = _dcc_schedule(c, t, ch, prm, tb, to, cq, sky)
+            ch[c, C_DCCS] = _dcc_schedule(c, t, ch, g, prm, tb, to, sky)
             ch[c, C_DCCOP] = ch[c, C_OP]
         if ch[c, C_DCCS] <= t:
             _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
@@ -564,11 +600,11 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     n_chan = n // prm[R_WAYS]
     chan_free = np.zeros(n_chan, dtype=np.int64)
     cq = np.zeros(n, dtype=np.int64)
-    # DCC skyline scratch: every other chip's envelope boundaries
+    # DCC skyline (see _dcc_schedule): at most one live envelope per chip
     max_env = 0
     for i in range(to[ENV_LEN], to[ENV_LEN + 1]):
         max_env = max(max_env, tb[i])
-    sky = np.zeros((2, n * (max_env + 1) + 2), dtype=np.int64)
+    sky = np.zeros((7, n * (max_env + 1) + 2), dtype=np.int64)
     for c in range(n):
         ch[c, C_STATE] = READY
         ch[c, C_TIMER] = INF
