@@ -421,6 +421,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         trace_labels=yaml.safe_dump(real_meta, sort_keys=False),
         trace_sha256=",".join(f"{w}:{m['sha256']}" for w, m in real_meta.items()),
         multichannel_source=mch.attrs.get("source", ""),
+        multichannel_trace=mch.attrs.get("multichannel_trace", ""),
     )
     return ds
 
