@@ -30,7 +30,7 @@ dry-run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

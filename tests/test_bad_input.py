@@ -27,6 +27,8 @@ CASES = [
      "size must be positive"),
     ("zerosize.spc", GOOD_SPC + "0,1,0,r,0.1\n", 2, "0", "size must be positive"),
     ("negoff.trace", GOOD_MQSIM + "11413000 0 -8 16 1\n", 2, "-8", "lba must be >= 0"),
+    ("hugelba.trace", GOOD_MQSIM + f"11413000 0 {2**62} 16 1\n", 2, str(2**62),
+     "lba too large"),
     ("opcode.spc", GOOD_SPC * 2 + "0,1,512,x,0.1\n", 3, "x", "unknown opcode"),
     ("mqtype.trace", GOOD_MQSIM + "11413000 0 8 16 2\n", 2, "2", "unknown type"),
     ("msrtype.csv", GOOD_MSR + "128166385365934025,web,0,Erase,0,4096,1\n", 2, "Erase",

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skftl.errors import TraceFormatError
 from skftl.traces import load_trace, read_trace, readers, write_mqsim
@@ -233,3 +235,102 @@ def test_export_widens_unaligned_requests(write_trace, tmp_path):
     out = tmp_path / "out.trace.gz"
     assert write_mqsim(req, out) == 1
     assert gzip.open(out, "rt").read() == "0 0 0 3 0\n"
+
+
+def test_line_blocks_cover_the_text_exactly():
+    import io
+
+    from skftl.traces.textio import iter_line_blocks
+
+    text = b"a\nbb\n" + b"c" * 50 + b"\r\ndd\n\neee"  # a line longer than the buffer, no final \n
+    blocks = [bytes(v) for v in iter_line_blocks(io.BytesIO(text), 8)]
+    assert b"".join(blocks) == text
+    assert all(b.endswith(b"\n") for b in blocks[:-1]) and blocks[-1].endswith(b"eee")
+
+
+def test_tiny_blocks_give_identical_results(write_trace, monkeypatch):
+    text = "".join(f"{i},{i % 4},{512 * (1 + i % 7)},{'rw'[i % 2]},{i / 10}\n" for i in range(3000))
+    path = write_trace("t.spc.gz", text, "gzip")
+    whole = read_trace(path)
+    monkeypatch.setattr(readers, "BLOCK_SIZE", 16)  # ~1 line per block, many re-estimates
+    tiny = read_trace(path)
+    for col in ("time_ns", "offset_bytes", "size_bytes", "is_write"):
+        np.testing.assert_array_equal(getattr(tiny, col), getattr(whole, col))
+    assert tiny.meta.extra == whole.meta.extra
+
+
+def test_unknown_format_and_option_are_config_errors(write_trace):
+    from skftl.errors import ConfigError
+
+    path = write_trace("t.spc", SPC)
+    with pytest.raises(ConfigError, match="unknown trace format 'foo'"):
+        read_trace(path, fmt="foo")
+    with pytest.raises(ConfigError, match="does not apply to format 'msr'"):
+        read_trace(write_trace("m.csv", "1,web,0,Read,0,512,1\n"), options={"map_devices": 1})
+
+
+# --- property tests: the fast path against a plain reference, and exact error lines ---
+
+_line = st.tuples(
+    st.integers(0, 3),  # device / ASU
+    st.integers(0, 2**30),  # sectors
+    st.integers(1, 256),  # sectors
+    st.booleans(),  # write
+    st.integers(0, 10**6),  # time step (us)
+)
+
+
+def _reference_mqsim(rows):
+    """MQSim text as documented, without device regions: ns, sectors, 1 = read."""
+    t0 = rows[0][0]
+    return (
+        [t - t0 for t, *_ in rows],
+        [lba * 512 for _, _, lba, _, _ in rows],
+        [n * 512 for _, _, _, n, _ in rows],
+        [kind == 0 for *_, kind in rows],
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(lines=st.lists(_line, min_size=1, max_size=60), block=st.sampled_from([16, 64, 1 << 16]))
+def test_mqsim_fast_path_equals_reference(tmp_path_factory, lines, block):
+    t, rows = 5_000, []
+    for dev, lba, size, write, step in lines:
+        t += step * 1000
+        rows.append((t, dev, lba, size, 0 if write else 1))
+    path = tmp_path_factory.mktemp("p") / "t.trace"
+    path.write_text("".join(" ".join(map(str, r)) + "\n" for r in rows))
+    old, readers.BLOCK_SIZE = readers.BLOCK_SIZE, block
+    try:
+        req = read_trace(path, options={"map_devices": False})
+    finally:
+        readers.BLOCK_SIZE = old
+    for got, want in zip(
+        (req.time_ns, req.offset_bytes, req.size_bytes, req.is_write),
+        _reference_mqsim(rows),
+        strict=True,
+    ):
+        assert got.tolist() == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lines=st.lists(_line, min_size=1, max_size=40),
+    data=st.data(),
+    bad=st.sampled_from([("size", "0"), ("size", "-8"), ("size", "1.5"), ("opcode", "q"),
+                         ("lba", "x7"), ("lba", ""), ("timestamp", "1e"), ("asu", "-1")]),
+)  # fmt: skip
+def test_spc_first_bad_line_is_reported(tmp_path_factory, lines, data, bad):
+    field_index = {"asu": 0, "lba": 1, "size": 2, "opcode": 3, "timestamp": 4}
+    rows = [
+        [str(a), str(lba), str(n * 512), "wW"[i % 2] if w else "rR"[i % 2], f"{i * s / 1e6:.6f}"]
+        for i, (a, lba, n, w, s) in enumerate(lines)
+    ]
+    target = data.draw(st.integers(0, len(rows) - 1))
+    column, value = bad
+    rows[target][field_index[column]] = value
+    path = tmp_path_factory.mktemp("b") / "t.spc"
+    path.write_text("".join(",".join(r) + "\n" for r in rows))
+    with pytest.raises(TraceFormatError) as err:
+        read_trace(path, fmt="spc")
+    assert (err.value.line, err.value.value) == (target + 1, value)

@@ -82,7 +82,9 @@ def characterise_trace(trace_id: str, cfg: dict[str, Any]) -> xr.Dataset:
 
 def merge(datasets: Sequence[xr.Dataset], cfg: dict[str, Any]) -> xr.Dataset:
     """Concatenate per-trace datasets and stamp the run's provenance."""
-    ds = xr.concat(list(datasets), dim="trace", combine_attrs="override")
+    # drop the parts' on-disk encodings: the first part's fixed string width would truncate
+    # longer trace names of the others on write
+    ds = xr.concat([d.drop_encoding() for d in datasets], dim="trace", combine_attrs="override")
     ds.attrs.update(
         study="traces",
         skftl_version=skftl.__version__,
@@ -96,13 +98,16 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     return merge([characterise_trace(t, cfg) for t in tqdm(ids, disable=not progress)], cfg)
 
 
-def _paper_row(trace_id: str, cfg: dict[str, Any]) -> str | None:
-    """Which Table III row a trace stands for: synthetic presets by name, real traces by
-    registry name or by the config's ``traces.paper_rows`` (e.g. the WebSearch excerpt)."""
+def _paper_rows(trace_id: str, cfg: dict[str, Any]) -> list[str]:
+    """Which Table III rows a trace stands for: synthetic presets by name, real traces by
+    registry name or by the config's ``traces.paper_rows`` (a name or a list of names: the
+    WebSearch excerpt is compared with all three WebSearch rows, since which one it comes
+    from is not documented)."""
     name = trace_id.removeprefix(SYNTHETIC_PREFIX)
     if name in TABLE_III:
-        return name
-    return (cfg.get("traces", {}).get("paper_rows") or {}).get(trace_id)
+        return [name]
+    rows = (cfg.get("traces", {}).get("paper_rows") or {}).get(trace_id, [])
+    return [rows] if isinstance(rows, str) else list(rows)
 
 
 def headline(ds: xr.Dataset, cfg: dict[str, Any] | None = None) -> pd.DataFrame:
@@ -111,12 +116,11 @@ def headline(ds: xr.Dataset, cfg: dict[str, Any] | None = None) -> pd.DataFrame:
         cfg = {"traces": yaml.safe_load(ds.attrs.get("config", "{}")).get("traces", {})}
     rows = []
     for i, trace_id in enumerate(ds["trace_id"].values):
-        row = _paper_row(str(trace_id), cfg)
-        if row is None:
-            continue
         label = str(ds["trace"].values[i])
         synthetic = bool(ds["synthetic"].values[i])
-        for metric, paper in TABLE_III[row].items():
+        for row, (metric, paper) in (
+            (r, item) for r in _paper_rows(str(trace_id), cfg) for item in TABLE_III[r].items()
+        ):
             ours = float(ds[metric].values[i])
             rel = (ours - paper) / paper if paper else np.nan
             note = (

@@ -19,7 +19,8 @@ INT64_MAX = 2**63 - 1
 class Field:
     """One column. ``kind`` is one of
 
-    - ``int``: integer (pyarrow also accepts ``0x`` hex), at least ``min_value`` if set;
+    - ``int``: integer (pyarrow also accepts ``0x`` hex), within ``min_value`` and
+      ``max_value`` where set;
     - ``float``: finite decimal number;
     - ``decimal``: non-negative decimal seconds, converted to ns exactly (no float);
     - ``op``: text token mapped (case-insensitively) to is_write by ``ops``;
@@ -32,6 +33,7 @@ class Field:
     kind: str
     min_value: int | None = None
     ops: dict = field(default_factory=dict)
+    max_value: int | None = None  # keeps unit conversion (x 512) inside int64
 
     @property
     def used(self) -> bool:
@@ -63,6 +65,7 @@ class FormatSpec:
 
 
 _RW = {"r": False, "w": True}
+_MAX_SECTORS = INT64_MAX // 512
 _NONNEG = 0
 _POS = 1
 
@@ -75,7 +78,7 @@ FORMATS: dict[str, FormatSpec] = {
             delimiter=",",
             fields=(
                 Field("asu", "int", _NONNEG),
-                Field("lba", "int", _NONNEG),
+                Field("lba", "int", _NONNEG, max_value=_MAX_SECTORS),
                 Field("size", "int", _POS),
                 Field("opcode", "op", ops=_RW),
                 Field("timestamp", "float"),
@@ -119,8 +122,8 @@ FORMATS: dict[str, FormatSpec] = {
             fields=(
                 Field("arrival_ns", "int"),
                 Field("device", "int", _NONNEG),
-                Field("lba", "int", _NONNEG),
-                Field("size", "int", _POS),
+                Field("lba", "int", _NONNEG, max_value=_MAX_SECTORS),
+                Field("size", "int", _POS, max_value=_MAX_SECTORS),
                 Field("type", "intop", ops={1: False, 0: True}),
             ),
             time="arrival_ns",
@@ -162,8 +165,8 @@ FORMATS: dict[str, FormatSpec] = {
                 Field("proces", "skip"),
                 Field("device", "skip"),
                 Field("rw_flag", "op", ops=_RW),
-                Field("sector", "int", _NONNEG),
-                Field("size", "int", _POS),
+                Field("sector", "int", _NONNEG, max_value=_MAX_SECTORS),
+                Field("size", "int", _POS, max_value=_MAX_SECTORS),
                 Field("timestamp", "float"),
             ),
             time="timestamp",
@@ -183,7 +186,7 @@ FORMATS: dict[str, FormatSpec] = {
             "flags (bit0 = write), generated/started/issued/completed [epoch s]",
             delimiter="\t",
             fields=(
-                Field("sector", "int", _NONNEG),
+                Field("sector", "int", _NONNEG, max_value=_MAX_SECTORS),
                 Field("_1", "skip"),
                 Field("size_sectors", "skip"),
                 Field("_3", "skip"),
@@ -253,6 +256,8 @@ def check_field(f: Field, text: str) -> str | None:
         return f"unknown {f.name} (expected one of {', '.join(map(str, f.ops))})"
     if f.min_value is not None and value < f.min_value:
         return f"{f.name} must be {'positive' if f.min_value == 1 else '>= 0'}"
+    if f.max_value is not None and value > f.max_value:
+        return f"{f.name} too large (at most {f.max_value})"
     return None
 
 

@@ -1,10 +1,11 @@
 """Streaming trace readers: text (plain/gzip/bzip2) -> ``Requests``.
 
-Happy path: pyarrow's streaming CSV reader parses the file block by block (memory is
-bounded by the block size plus the output columns) and every block is checked and
-converted with numpy. As soon as anything is wrong (pyarrow cannot parse a value, a
-vectorised check fails, decompression fails) the file is rescanned with a plain Python
-line loop (``formats.check_line``) that names the first bad line exactly.
+Happy path: the decompressed text is cut into blocks of whole lines (one reused
+buffer), pyarrow's CSV parser parses each block, and numpy checks and converts it into
+preallocated output columns, so memory is the output plus one block. As soon as
+anything is wrong (pyarrow cannot parse a value, a vectorised check fails,
+decompression fails) the file is rescanned with a plain Python line loop
+(``formats.check_line``) that names the first bad line exactly.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ import pyarrow.csv as pacsv
 from skftl.errors import ConfigError, TraceFormatError
 from skftl.traces.formats import DECIMAL_RE, FORMAT_NAMES, FORMATS, FormatSpec, check_line
 from skftl.traces.formats import is_header as _is_header
-from skftl.traces.requests import Requests, TraceMeta
+from skftl.traces.requests import Requests, TraceMeta, out_of_order_count
 from skftl.traces.textio import (
     DECOMPRESSION_ERRORS,
-    TrackedReader,
     file_digest,
+    iter_line_blocks,
     iter_text_lines,
     open_binary,
 )
@@ -73,9 +74,9 @@ def _first_lines(path: Path, n: int = _SNIFF_LINES) -> list[tuple[int, str]]:
     return out
 
 
-def _is_number(text: str, integer: bool) -> bool:
+def _is_number(text: str) -> bool:
     try:
-        int(text) if integer else float(text)
+        float(text)
     except ValueError:
         return False
     return True
@@ -91,7 +92,7 @@ def detect_format(path: str | Path) -> str:
     if any(_is_header(spec, first) for spec in FORMATS.values()):
         return next(name for name, spec in FORMATS.items() if _is_header(spec, first))
     tabbed = first.split("\t\t")
-    if len(tabbed) == 8 and all(_is_number(p, False) for p in tabbed):
+    if len(tabbed) == 8 and all(_is_number(p) for p in tabbed):
         return "nexus5"
     comma = first.split(",")
     if len(comma) == 7 and comma[3].lower() in ("read", "write"):
@@ -101,7 +102,7 @@ def detect_format(path: str | Path) -> str:
     if len(comma) == 6 and comma[2].lower() in ("r", "w"):
         return "mobile"
     spaced = first.split(" ")
-    if len(spaced) == 5 and all(_is_number(p, False) for p in spaced):
+    if len(spaced) == 5 and all(_is_number(p) for p in spaced):
         # Heimdall's arrival is a decimal in ms ("0.000"); MQSim's an integer in ns.
         if any("." in line.split(" ")[0] for _, line in lines):
             return "heimdall"
@@ -169,7 +170,10 @@ def _convert_block(spec: FormatSpec, batch: pa.RecordBatch) -> dict[str, np.ndar
             if not (is_write | (values == read_code)).all():
                 raise _BadBlock
             values = is_write
-        if f.min_value is not None and len(values) and values.min() < f.min_value:
+        if len(values) and (
+            (f.min_value is not None and values.min() < f.min_value)
+            or (f.max_value is not None and values.max() > f.max_value)
+        ):
             raise _BadBlock
         if f.kind == "flags":
             values = (values & 1).astype(bool)
@@ -177,45 +181,78 @@ def _convert_block(spec: FormatSpec, batch: pa.RecordBatch) -> dict[str, np.ndar
     return out
 
 
-def _parse_fast(path: Path, spec: FormatSpec, skip_rows: int) -> dict[str, list[np.ndarray]]:
-    """Column name -> list of per-block arrays. Raises _BadBlock, pyarrow errors or
-    decompression errors (recorded on the returned reader) on any problem."""
+class _Columns:
+    """Output columns filled block by block, so Arrow's block memory is freed and reused
+    (fresh memory is the main cost of a big load). Sized from the share of the file the
+    blocks so far came from; grown by copying when that estimate was short."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[str, np.ndarray] = {}
+        self.n = 0
+
+    def append(self, block: dict[str, np.ndarray], expected_rows: int) -> None:
+        m = len(next(iter(block.values())))
+        capacity = len(next(iter(self.arrays.values()))) if self.arrays else 0
+        if self.n + m > capacity:
+            capacity = max(self.n + m, expected_rows, capacity + capacity // 4)
+            for name, values in block.items():
+                grown = np.empty(capacity, dtype=values.dtype)
+                if name in self.arrays:
+                    grown[: self.n] = self.arrays[name][: self.n]
+                self.arrays[name] = grown
+        for name, values in block.items():
+            self.arrays[name][self.n : self.n + m] = values
+        self.n += m
+
+    def finish(self) -> dict[str, np.ndarray]:
+        return {name: values[: self.n] for name, values in self.arrays.items()}
+
+
+def _parse_fast(path: Path, spec: FormatSpec, skip_rows: int) -> tuple[dict[str, np.ndarray], int]:
+    """(column name -> array, rows). Raises _BadBlock, pyarrow errors or decompression
+    errors on any problem.
+
+    The text is cut into blocks of whole lines in Python and each block parsed with
+    ``pyarrow.csv.read_csv`` (single-threaded): pyarrow's own streaming reader reads
+    ahead without bound, holding most of a big file in memory."""
     used = [f.name for f in spec.fields if f.used]
-    chunks: dict[str, list[np.ndarray]] = {name: [] for name in used}
-    reader = TrackedReader(open_binary(path))
-    try:
-        stream = pacsv.open_csv(
-            pa.PythonFile(reader, mode="r"),
-            read_options=pacsv.ReadOptions(
+    parse_options = pacsv.ParseOptions(
+        delimiter=spec.delimiter, quote_char=False, escape_char=False, ignore_empty_lines=True
+    )
+    convert_options = pacsv.ConvertOptions(
+        column_types=_column_types(spec),
+        include_columns=used,
+        null_values=[],
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
+    columns = _Columns()
+    size = path.stat().st_size
+    with open(path, "rb") as raw, open_binary(path, raw) as stream:
+        for i, view in enumerate(iter_line_blocks(stream, BLOCK_SIZE)):
+            read_options = pacsv.ReadOptions(
                 column_names=spec.names,
-                skip_rows=skip_rows,
-                block_size=BLOCK_SIZE,
+                skip_rows=skip_rows if i == 0 else 0,
+                block_size=len(view) + 1,  # one record batch per block
                 use_threads=False,
-            ),
-            parse_options=pacsv.ParseOptions(
-                delimiter=spec.delimiter,
-                quote_char=False,
-                escape_char=False,
-                ignore_empty_lines=True,
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types=_column_types(spec),
-                include_columns=used,
-                null_values=[],
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-            ),
-        )
-        for batch in stream:
-            for name, values in _convert_block(spec, batch).items():
-                chunks[name].append(values)
-    except Exception as exc:
-        if reader.error is not None:
-            raise reader.error from exc
-        raise
-    finally:
-        reader.close()
-    return chunks
+            )
+            # the parsed table owns its values; it goes out of scope (releasing the view
+            # before the buffer is reused) when the comprehension ends
+            blocks = [
+                _convert_block(spec, batch)
+                for batch in pacsv.read_csv(
+                    pa.py_buffer(view),
+                    read_options=read_options,
+                    parse_options=parse_options,
+                    convert_options=convert_options,
+                ).to_batches()
+            ]
+            for block in blocks:
+                rows = len(next(iter(block.values())))
+                # rows expected in all: rows so far scaled by the share of the file read
+                expected = (columns.n + rows) * size / max(raw.tell(), 1)
+                columns.append(block, int(expected * 1.02) + 1)
+    return columns.finish(), columns.n
 
 
 # --- slow path: locate the first bad line --------------------------------------------
@@ -247,26 +284,16 @@ def _locate_error(path: Path, spec: FormatSpec, skip_rows: int, cause: BaseExcep
 # --- assembly ------------------------------------------------------------------------
 
 
-def _concat(chunks: dict[str, list[np.ndarray]], name: str) -> np.ndarray:
-    """Concatenate and free one column's blocks (keeps the peak near the output size)."""
-    parts = chunks.pop(name)
-    if len(parts) > 1:
-        return np.concatenate(parts)
-    # a single block may be a read-only view of an Arrow buffer
-    return parts[0] if parts[0].flags.writeable else parts[0].copy()
-
-
 def _relative_ns(spec: FormatSpec, raw: np.ndarray) -> np.ndarray:
-    first = raw[0]
+    """Times relative to the first request in ns, computed in place where possible
+    (fresh memory is the dominant cost for big traces)."""
+    raw -= raw[0]  # differences of nearby floats are exact, absolute values are not
     if raw.dtype.kind == "f":
-        # subtract first: differences of nearby floats are exact, absolute values not
-        rel = raw - first
-        rel *= spec.time_unit_ns
-        return np.rint(rel, out=rel).astype(np.int64)
-    rel = raw - first
+        raw *= spec.time_unit_ns
+        return np.rint(raw, out=raw).astype(np.int64)
     if spec.time_unit_ns != 1:
-        rel *= int(spec.time_unit_ns)
-    return rel
+        raw *= int(spec.time_unit_ns)
+    return raw
 
 
 def map_device_regions(
@@ -320,32 +347,30 @@ def read_trace(
     skip_rows = 1 if first[0][0] == 1 and _is_header(spec, first[0][1]) else 0
 
     try:
-        chunks = _parse_fast(path, spec, skip_rows)
+        cols, n = _parse_fast(path, spec, skip_rows)
     except (_BadBlock, pa.ArrowException, *DECOMPRESSION_ERRORS) as exc:
         _locate_error(path, spec, skip_rows, exc)
         raise AssertionError("unreachable") from exc  # _locate_error always raises
 
-    n = sum(len(c) for c in chunks[spec.time])
     if n == 0:
         raise TraceFormatError(path, None, "", "no data lines (only a header or blank lines)")
-    time_ns = _relative_ns(spec, _concat(chunks, spec.time))
-    offset = _concat(chunks, spec.offset)
+    time_ns = _relative_ns(spec, cols[spec.time])
+    offset = cols[spec.offset]
     if spec.offset_unit != 1:
         offset *= spec.offset_unit
-    size = _concat(chunks, spec.size)
+    size = cols[spec.size]
     if spec.size_unit != 1:
         size *= spec.size_unit
-    is_write = _concat(chunks, spec.op)
+    is_write = cols[spec.op]
     extra: dict[str, Any] = {"reader_version": READER_VERSION, "options": opts}
     if spec.device is not None:
-        device = _concat(chunks, spec.device)
+        device = cols[spec.device]
         if opts.get("map_devices"):
             offset, bases = map_device_regions(offset, size, device)
             extra["device_base_bytes"] = bases
         else:
             extra["devices"] = [int(d) for d in np.unique(device)]
-    # requests that arrive before an earlier one (those monotonic_time_ns() delays)
-    backward = int(np.count_nonzero(time_ns < np.maximum.accumulate(time_ns)))
+    backward = out_of_order_count(time_ns)
     meta = TraceMeta(
         name=name or default_name(path),
         format=fmt,

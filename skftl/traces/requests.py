@@ -87,7 +87,19 @@ class Requests:
     def n_writes(self) -> int:
         return int(np.count_nonzero(self.is_write))
 
+    @property
+    def out_of_order(self) -> int:
+        """Requests that arrive before an earlier one (see :func:`out_of_order_count`)."""
+        return out_of_order_count(self.time_ns)
+
     def monotonic_time_ns(self) -> np.ndarray:
         """Arrival times made non-decreasing (a backward jump waits for the previous
         request), as a replaying simulator needs them."""
         return np.maximum.accumulate(self.time_ns) if len(self) else self.time_ns.copy()
+
+
+def out_of_order_count(time_ns: np.ndarray) -> int:
+    """Requests that arrive before an earlier one (those ``monotonic_time_ns`` delays)."""
+    if len(time_ns) < 2 or not (time_ns[1:] < time_ns[:-1]).any():
+        return 0
+    return int(np.count_nonzero(time_ns < np.maximum.accumulate(time_ns)))

@@ -1,6 +1,5 @@
 """Opening trace files: plain, gzip or bzip2 (recognised by their magic bytes, not by
-the file name), file hashing, and a reader that remembers whether decompression failed
-so a truncated archive is reported as such rather than as a parse error."""
+the file name), reading them in blocks of whole lines, and file hashing."""
 
 from __future__ import annotations
 
@@ -32,48 +31,45 @@ def compression_of(path: str | Path) -> str | None:
     return None
 
 
-def open_binary(path: str | Path) -> BinaryIO:
-    """The decompressed byte stream of ``path``. Python's gzip module reads every member
-    of a multi-member gzip file (pyarrow's native gzip stream stops after the first) and
-    raises EOFError on a truncated one."""
+def open_binary(path: str | Path, fileobj: BinaryIO | None = None) -> BinaryIO:
+    """The decompressed byte stream of ``path`` (read from ``fileobj`` when given; the
+    caller then closes it). Python's gzip module reads every member of a multi-member
+    gzip file (pyarrow's native gzip stream stops after the first) and raises EOFError
+    on a truncated one."""
     kind = compression_of(path)
     if kind == "gzip":
-        return gzip.open(path, "rb")
+        return gzip.GzipFile(fileobj=fileobj) if fileobj else gzip.open(path, "rb")
     if kind == "bz2":
-        return bz2.open(path, "rb")
-    return open(path, "rb")
+        return bz2.BZ2File(fileobj or path, "rb")
+    return fileobj or open(path, "rb")
 
 
-class TrackedReader(io.RawIOBase):
-    """Read-only wrapper that records the first decompression error (and re-raises it)
-    so the caller can tell a damaged archive from damaged text."""
-
-    def __init__(self, inner: BinaryIO):
-        self._inner = inner
-        self.error: BaseException | None = None
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:  # noqa: ANN001 - memoryview/bytearray
+def iter_line_blocks(stream: BinaryIO, block_size: int) -> Iterator[memoryview]:
+    """Successive views of whole lines of ``stream``, read into one reused buffer of
+    ``block_size`` bytes (doubled for a line longer than that), so memory stays bounded
+    and no fresh buffer is needed per block. Each view is valid until the next is
+    requested; the consumer must not keep references to it."""
+    buf = bytearray(block_size)
+    filled, eof = 0, False
+    while not eof:
+        with memoryview(buf) as mv:
+            while filled < len(buf):
+                n = stream.readinto(mv[filled : min(len(buf), filled + _CHUNK)])
+                if not n:
+                    eof = True
+                    break
+                filled += n
+        cut = filled if eof else buf.rfind(b"\n", 0, filled) + 1
+        if cut == 0:  # a line longer than the buffer
+            buf.extend(bytes(len(buf)))
+            continue
+        view = memoryview(buf)[:cut]
         try:
-            data = self._inner.read(len(buffer))
-        except DECOMPRESSION_ERRORS as exc:
-            self.error = exc
-            raise
-        buffer[: len(data)] = data
-        return len(data)
-
-    def read(self, size: int = -1) -> bytes:
-        try:
-            return self._inner.read(size)
-        except DECOMPRESSION_ERRORS as exc:
-            self.error = exc
-            raise
-
-    def close(self) -> None:
-        self._inner.close()
-        super().close()
+            yield view
+        finally:
+            view.release()
+        buf[: filled - cut] = buf[cut:filled]  # keep the partial last line
+        filled -= cut
 
 
 def iter_text_lines(path: str | Path) -> Iterator[str]:
