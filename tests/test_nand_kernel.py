@@ -76,10 +76,12 @@ def make_ops(ftl: Ftl, n_ops: int, lpn_frac: float, seed: int):
     return lpn, op, stream, request, time_ns
 
 
-def reference_for(ftl: Ftl) -> RefFtl:
+def reference_for(ftl: Ftl, cls: type[RefFtl] = RefFtl, **extra) -> RefFtl:
+    """The reference of ``ftl``'s configuration (``cls``: a policy subclass, ``extra`` its
+    own arguments)."""
     g, c, t = ftl.geometry, ftl.config, ftl.timing
     read_ns, prog_ns = t.page_tables(g.pages_per_block)
-    return RefFtl(
+    return cls(
         n_chips=g.n_chips,
         n_channels=g.channels,
         blocks_per_chip=g.blocks_per_chip,
@@ -95,6 +97,7 @@ def reference_for(ftl: Ftl) -> RefFtl:
         xfer_ns=t.transfer_ns(g.page_size),
         erase_ns=t.t_erase_ns,
         copyback=t.copyback,
+        **extra,
     )
 
 

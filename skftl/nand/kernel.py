@@ -64,7 +64,11 @@ def _drop_stale_cache() -> None:
     ``core`` and ``policy``: drop the cached machine code of all three when any of them
     changed (e.g. a new policy was added), so an edit can never run stale code."""
     here = Path(__file__).parent
-    src = b"".join((here / f).read_bytes() for f in ("core.py", "policy.py", "kernel.py"))
+    # policies_*.py: policy modules whose hooks policy.py inlines
+    names = ["core.py", "policy.py", "kernel.py"] + sorted(
+        p.name for p in here.glob("policies_*.py")
+    )
+    src = b"".join((here / f).read_bytes() for f in names)
     digest = hashlib.sha256(src).hexdigest()
     cache = here / "__pycache__"
     stamp = cache / "nand_kernel_sources.sha256"
@@ -74,7 +78,7 @@ def _drop_stale_cache() -> None:
     except OSError:
         pass
     for stale in cache.glob("*.nb[ic]"):
-        if stale.name.split(".")[0] in ("core", "policy", "kernel"):
+        if stale.name.split(".")[0] in [n[:-3] for n in names]:
             stale.unlink(missing_ok=True)
     cache.mkdir(exist_ok=True)
     stamp.write_text(digest)

@@ -44,24 +44,41 @@ from skftl.nand.core import (
     inline,
     write_point_block,
 )
+from skftl.nand.policies_ppb import (  # PPB and the naive split (skftl/nand/policies_ppb.py)
+    level_stream,
+    ppb_on_read,
+    ppb_select_block,
+    ppb_write_stream,
+    split_select_block,
+    split_write_stream,
+)
 
 POLICY_PAGE = 0  # conventional page-mapped FTL: one write point per (chip, stream)
-POLICIES = {"page": POLICY_PAGE}
+POLICY_PPB = 20  # PPB: hot/cold areas, four levels, virtual blocks
+POLICY_PPB_SPLIT = 21  # PPB's Fig. 3 baseline: hot -> fast, cold -> slow pages of the same blocks
+POLICIES = {"page": POLICY_PAGE, "ppb": POLICY_PPB, "ppb_split": POLICY_PPB_SPLIT}
 
 
 @inline
 def write_stream(S, lpn, given):
+    if S.prm[P_POLICY] == POLICY_PPB:
+        return ppb_write_stream(S, lpn, given)
+    if S.prm[P_POLICY] == POLICY_PPB_SPLIT:
+        return split_write_stream(S, lpn, given)
     return given
 
 
 @inline
 def gc_stream(S, lpn, victim_stream):
+    if S.prm[P_POLICY] == POLICY_PPB or S.prm[P_POLICY] == POLICY_PPB_SPLIT:
+        return level_stream(S, lpn)
     return victim_stream
 
 
 @inline
 def on_read(S, lpn, ppn):
-    return
+    if S.prm[P_POLICY] == POLICY_PPB:
+        ppb_on_read(S, lpn)
 
 
 @inline
@@ -83,6 +100,10 @@ def select_chip(S, lpn, stream):
 def select_block(S, chip, stream, lpn, old_ppn, is_gc):
     if S.prm[P_POLICY] == POLICY_PAGE:
         return write_point_block(S, chip, stream, 0)
+    if S.prm[P_POLICY] == POLICY_PPB:
+        return ppb_select_block(S, chip, stream)
+    if S.prm[P_POLICY] == POLICY_PPB_SPLIT:
+        return split_select_block(S, chip, stream)
     return -1
 
 
