@@ -197,7 +197,9 @@ def test_trim_unmaps_and_frees_space():
 def test_mapping_log_records_every_update():
     ftl = small_ftl()
     seen = []
-    ftl2 = Ftl(ftl.geometry, ftl.timing, ftl.config, log_capacity=ftl.geometry.pages_per_block * 8)
+    g = ftl.geometry
+    cap = (g.blocks_per_chip + 8) * g.pages_per_block  # the GC-burst reserve + 8 blocks
+    ftl2 = Ftl(g, ftl.timing, ftl.config, log_capacity=cap)
     rng = np.random.default_rng(1)
     lpn = rng.integers(0, ftl2.n_lpn, 5 * ftl2.n_lpn).astype(np.int32)
     ftl2.run_pages(

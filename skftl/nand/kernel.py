@@ -91,6 +91,12 @@ PREFETCH = 32  # page ops whose mapping state is loaded ahead in one batch
 
 
 @njit
+def log_reserve(S):
+    """Mapping-log entries one host page op can produce at most."""
+    return 1 + S.prm[P_BPC] * S.prm[P_NP]
+
+
+@njit
 def init_free_lists(S):
     """Put every block in its chip's free FIFO (ascending block number)."""
     for blk in range(S.prm[P_NCHIPS] * S.prm[P_BPC]):
@@ -183,8 +189,11 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
     request's pages (reads of unmapped pages complete at arrival)."""
     np_ = S.prm[P_NP]
     log_cap = S.prm[P_LOG_CAP]
-    # room for one host update plus the largest GC burst it can trigger
-    reserve = 1 + S.prm[P_GC_HIGH] * np_
+    # room for one host update plus the largest GC burst it can trigger: the blocks sealed
+    # during a burst hold only valid copies, so its victims are distinct blocks that were
+    # sealed before it -- at most all blocks of the chip (gc_high victims is not a bound:
+    # victims with few invalid pages free little space each)
+    reserve = log_reserve(S)
     gc_low = S.prm[P_GC_LOW]
     for i in range(start, end):
         if (i - start) % PREFETCH == 0:

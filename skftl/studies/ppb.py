@@ -1,0 +1,333 @@
+"""Study `ppb`: Progressive Performance Boosting on 3D charge-trap NAND with fast and slow
+pages (Chen et al., DAC'17), Figs. 12-18, as an allocation policy of ``skftl.nand``.
+
+For each page size (8 and 16 KB) and policy variant the device (Table 1, ``ppb.device``)
+is preconditioned once (every logical page written in order, then ``age_passes`` x its
+logical size of uniform random one-page overwrites, so that GC runs in steady state while the
+traces replay; preconditioning writes are first-stage *cold*: they stand for data already on
+the drive). Each trace is then replayed from a copy of that state at every speed ratio
+(2x-5x): placement and GC never depend on timing (static chip striping), so one
+preconditioned state serves all ratios and the ratio only changes the per-page latencies.
+
+Policies (``POLICY`` variants): ``page`` = the conventional page-mapped FTL (one write point
+per chip, no hotness); ``ppb_split`` = Fig. 3's naive split (first-stage hot -> fast pages,
+cold -> slow pages of the same blocks); ``ppb`` = PPB (``skftl.nand.policies_ppb``). Beyond
+the paper: ``ppb_vb3/4/8`` (3, 4, 8 speed classes per block), ``ppb_strict`` (the literal
+"new VB only when both lists are full", ``max_open = 1``) and ``ppb_bloom`` (multiple bloom
+filters instead of the size check as first stage). All variants share the device, FTL
+settings, seeds and traces; the ``trace`` dimension holds the web server (the MSR web_0
+excerpt), the media server (``msr_media``: the real mds trace when present, else the
+labelled synthetic preset) and every other real trace found, capped at ``max_requests``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import xarray as xr
+import yaml
+from tqdm.auto import tqdm
+
+import skftl
+from skftl.config import REPO_ROOT, trace_dirs
+from skftl.errors import ConfigError
+from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb, resolve_nand
+from skftl.nand.hotness import identify
+from skftl.nand.placement import host_page_positions
+from skftl.pipeline import load_by_id, real_trace_names
+from skftl.traces import expand_to_pages, workload
+from skftl.traces.requests import Requests
+
+PAPER_POLICIES = ("page", "ppb_split", "ppb")
+# mapping-update log entries drained at once (placement.host_page_positions), beyond the
+# kernel's per-op reserve of one chip's worth of pages
+LOG_SLACK = 1 << 16
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One allocation policy setting (a ``policy`` coordinate value)."""
+
+    name: str
+    policy: str  # skftl.nand.policy.POLICIES key
+    n_vbs: int = 2
+    max_open: int = 2
+    identifier: str = "size"
+
+    @property
+    def precondition_key(self) -> tuple:
+        # the identifier only classifies trace writes: preconditioning is identical
+        return (self.policy, self.n_vbs, self.max_open)
+
+
+def variants(section: dict[str, Any]) -> list[Variant]:
+    """The paper's three policies, then the beyond-the-paper PPB variants enabled."""
+    p = section["policy"]
+    base = Variant("ppb", "ppb", int(p["n_vbs"]), int(p["max_open"]), section["identifier"])
+    out = [
+        Variant("page", "page", identifier=section["identifier"]),
+        replace(base, name="ppb_split", policy="ppb_split"),
+        base,
+    ]
+    beyond = section.get("beyond", {}) or {}
+    for k in beyond.get("n_vbs", []):
+        out.append(replace(base, name=f"ppb_vb{int(k)}", n_vbs=int(k)))
+    if beyond.get("strict", False):
+        out.append(replace(base, name="ppb_strict", max_open=1))
+    if beyond.get("bloom", False):
+        out.append(replace(base, name="ppb_bloom", identifier="bloom"))
+    return out
+
+
+def settings(cfg: dict[str, Any]) -> dict[str, Any]:
+    """The ``ppb`` section with ``paper_scale`` merged in when ``scale: paper``."""
+    s = dict(cfg["ppb"])
+    if s.get("scale", "default") == "paper":
+        for k, v in (s.get("paper_scale") or {}).items():
+            s[k] = {**s[k], **v} if isinstance(v, dict) and isinstance(s.get(k), dict) else v
+    elif s.get("scale", "default") != "default":
+        raise ConfigError(f"ppb: scale must be 'default' or 'paper', got {s['scale']!r}")
+    return s
+
+
+# --- device -----------------------------------------------------------------------------
+def make_ftl(section: dict[str, Any], page_size: int, variant: Variant) -> Ftl:
+    nand = resolve_nand({**section["device"], "page_size": page_size})
+    streams = 4
+    areas = 2 if variant.policy == "ppb" else 1
+    low = max(int(section["ftl"]["gc_low_blocks"]), areas * variant.max_open + 1, streams + 1)
+    ftl_cfg = FtlConfig(
+        spare_factor=float(section["ftl"]["spare_factor"]),
+        gc_policy=str(section["ftl"]["gc_policy"]),
+        gc_low_blocks=low,
+        gc_high_blocks=max(low, int(section["ftl"]["gc_high_blocks"])),
+        chip_alloc="static",  # placement must not depend on timing (see module docstring)
+        n_streams=streams,
+        policy=variant.policy,
+    )
+    geo = Geometry.from_config(nand)
+    log = geo.blocks_per_chip * geo.pages_per_block + LOG_SLACK
+    ftl = Ftl(geo, Timing.from_config(nand), ftl_cfg, log_capacity=log)
+    if variant.policy != "page":
+        p = section["policy"]
+        policies_ppb.attach(
+            ftl,
+            n_vbs=variant.n_vbs,
+            max_open=variant.max_open,
+            hot_fraction=float(p["hot_fraction"]),
+            iron_hot_fraction=float(p["iron_hot_fraction"]),
+            cold_reads=int(p["cold_reads"]),
+        )
+    return ftl
+
+
+def precondition(ftl: Ftl, passes: float, seed: int) -> None:
+    """Fill in order, then ``passes`` x logical size of uniform random overwrites (cold)."""
+    n = ftl.n_lpn
+    ftl.run_pages(np.arange(n, dtype=np.int32), np.ones(n, np.int8))
+    k = int(passes * n)
+    if k:
+        lpn = np.random.default_rng(seed).integers(0, n, k).astype(np.int32)
+        ftl.run_pages(lpn, np.ones(k, np.int8))
+    ftl.reset_timelines()
+
+
+def set_speed(ftl: Ftl, state, section: dict[str, Any], ratio: float) -> None:
+    """Per-page latencies of ``state`` for a slowest/fastest ratio (``device.speed_anchor``
+    fixes which page Table 1's latencies describe)."""
+    t = Timing.from_config(resolve_nand({**section["device"], "speed_ratio": ratio}))
+    ftl.timing = t
+    state.read_ns[:], state.prog_ns[:] = t.page_tables(ftl.geometry.pages_per_block)
+
+
+# --- traces -----------------------------------------------------------------------------
+def load_traces(cfg: dict[str, Any], section: dict[str, Any]) -> dict[str, Requests]:
+    """``web`` and ``media`` (paper traces) then every other real trace found."""
+    tcfg = cfg.get("traces", {})
+    cache = tcfg.get("cache_dir")
+    cap = section.get("max_requests")
+    out: dict[str, Requests] = {}
+    for key, name in section["traces"].items():
+        out[key] = workload(
+            name,
+            candidates=tcfg.get("workloads", {}).get(name),
+            trace_dirs=trace_dirs(cfg),
+            cache_dir=None if cache is None else REPO_ROOT / cache,
+            seed=int(cfg["seed"]),
+            n_requests=int(section["synthetic_requests"]),
+        )
+    used = {r.meta.name for r in out.values()}
+    extra = section.get("extra_traces", "all")
+    names = real_trace_names(cfg) if extra == "all" else list(extra or [])
+    for name in names:
+        if name not in used:
+            out[name] = load_by_id(name, cfg)
+    return {k: (r.head(int(cap)) if cap else r) for k, r in out.items()}
+
+
+# --- run --------------------------------------------------------------------------------
+METRICS = {
+    "read_latency": ("us", "mean read request response time"),
+    "write_latency": ("us", "mean write request response time"),
+    "read_latency_p99": ("us", "99th percentile read request response time"),
+    "read_array": ("us", "mean array read time of host page reads (page speed only, no queueing)"),
+    "write_array": ("us", "mean program time of host page writes (page speed only, no queueing)"),
+    "erases": ("blocks", "blocks erased during the trace replay"),
+    "gc_copies": ("pages", "valid pages copied by GC during the trace replay"),
+    "host_writes": ("pages", "host page writes"),
+    "want_fast": ("pages", "programs (host + GC) whose level wants the fastest VB class"),
+    "got_fast": ("pages", "... of which landed in the fastest VB class"),
+    "diverted": ("pages", "programs diverted to another VB class than wanted"),
+    "promotions": ("entries", "hot -> iron-hot promotions (reads of hot-list entries)"),
+}
+
+
+def _replay(
+    ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None, wrap: bool
+) -> dict[str, float]:
+    """Replay ``req`` from a copy of ``snapshot``; metrics of the replay alone."""
+    ftl.state = snapshot._make(a.copy() for a in snapshot)
+    stats0 = policies_ppb.stats(ftl.state.pstate) if ftl.config.policy != "page" else None
+    logs: list[list[np.ndarray]] = []
+    res = ftl.replay(
+        req, stream=stream, wrap=wrap, on_log=lambda *a: logs.append([x.copy() for x in a])
+    )
+    ops = expand_to_pages(req, ftl.geometry.page_size)
+    lpn = (ops.lpn % ftl.n_lpn if wrap else ops.lpn).astype(np.int32)
+    log_lpn, _, log_new, log_kind = (
+        (np.concatenate(x) for x in zip(*logs, strict=True))
+        if logs
+        else (np.zeros(0, np.int32),) * 4
+    )
+    pos = host_page_positions(
+        snapshot.l2p,
+        lpn,
+        ops.is_write.astype(np.int8),
+        log_lpn,
+        log_new,
+        log_kind.astype(np.int8),
+        ftl.geometry.pages_per_block,
+    )
+    rd_pos = pos[~ops.is_write & (pos >= 0)]
+    wr_pos = pos[ops.is_write]
+    lat = res.latency_ns / 1e3
+    rd, wr = lat[~res.is_write], lat[res.is_write]
+    out = {
+        "read_latency": float(rd.mean()) if len(rd) else np.nan,
+        "write_latency": float(wr.mean()) if len(wr) else np.nan,
+        "read_latency_p99": float(np.quantile(rd, 0.99)) if len(rd) else np.nan,
+        "read_array": float(snapshot.read_ns[rd_pos].mean() / 1e3) if len(rd_pos) else np.nan,
+        "write_array": float(snapshot.prog_ns[wr_pos].mean() / 1e3) if len(wr_pos) else np.nan,
+        "erases": res.counters["erases"],
+        "gc_copies": res.counters["gc_copies"],
+        "host_writes": res.counters["host_writes"],
+    }
+    if stats0 is not None:
+        s1 = policies_ppb.stats(ftl.state.pstate)
+        out.update(
+            {k: s1[k] - stats0[k] for k in ("want_fast", "got_fast", "diverted", "promotions")}
+        )
+    return out
+
+
+def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
+    section = settings(cfg)
+    seed = int(cfg["seed"])
+    page_sizes = [int(x) for x in section["page_sizes"]]
+    ratios = [float(x) for x in section["speed_ratios"]]
+    vs = variants(section)
+    traces = load_traces(cfg, section)
+    main = list(section["traces"])
+    shape = (len(traces), len(page_sizes), len(ratios), len(vs))
+    data = {k: np.full(shape, np.nan) for k in METRICS}
+    jobs = sum(
+        len(ratios) * (len(traces) if v.name in PAPER_POLICIES else len(main))
+        for v in vs
+        for _ in page_sizes
+    )
+    bar = tqdm(total=jobs, desc="ppb replays", disable=not progress)
+    streams: dict[tuple, np.ndarray] = {}
+    for j, page_size in enumerate(page_sizes):
+        snapshots: dict[tuple, tuple[Ftl, Any]] = {}
+        for m, v in enumerate(vs):
+            if v.precondition_key not in snapshots:
+                ftl = make_ftl(section, page_size, v)
+                precondition(ftl, float(section["age_passes"]), seed)
+                snapshots[v.precondition_key] = (ftl, ftl.state)
+            ftl, snap = snapshots[v.precondition_key]
+            for i, (key, req) in enumerate(traces.items()):
+                if v.name not in PAPER_POLICIES and key not in main:
+                    continue
+                sk = (key, page_size, v.identifier)
+                if sk not in streams:
+                    streams[sk] = identify(req, page_size, v.identifier, section)
+                for r, ratio in enumerate(ratios):
+                    set_speed(ftl, snap, section, ratio)
+                    stream = None if v.policy == "page" else streams[sk]
+                    out = _replay(ftl, snap, req, stream, bool(section["wrap"]))
+                    for k, val in out.items():
+                        data[k][i, j, r, m] = val
+                    bar.update(1)
+        del snapshots
+    bar.close()
+    names = [v.name for v in vs]
+    conv = names.index("page")
+    ds = xr.Dataset(
+        {
+            k: (
+                ("trace", "page_size", "speed_ratio", "policy"),
+                data[k],
+                {"units": u, "long_name": ln},
+            )
+            for k, (u, ln) in METRICS.items()
+        },
+        coords={
+            "trace": ("trace", list(traces), {"long_name": "workload (web/media: paper traces)"}),
+            "page_size": ("page_size", page_sizes, {"units": "bytes", "long_name": "page size"}),
+            "speed_ratio": (
+                "speed_ratio",
+                ratios,
+                {"units": "1", "long_name": "slowest / fastest page latency within a block"},
+            ),
+            "policy": ("policy", names, {"long_name": "allocation policy"}),
+            "trace_label": (
+                "trace",
+                [r.meta.label for r in traces.values()],
+                {"long_name": "trace label"},
+            ),
+            "trace_sha256": (
+                "trace",
+                [r.meta.sha256 or "" for r in traces.values()],
+                {"long_name": "trace sha256"},
+            ),
+            "trace_synthetic": (
+                "trace",
+                [int(r.meta.synthetic) for r in traces.values()],
+                {"long_name": "synthetic stand-in (1) or real trace (0)"},
+            ),
+            "trace_requests": (
+                "trace",
+                [len(r) for r in traces.values()],
+                {"units": "requests", "long_name": "requests replayed"},
+            ),
+        },
+    )
+    for d in ("read", "write"):
+        for what, var in (("latency", f"{d}_latency"), ("array", f"{d}_array")):
+            lat = ds[var]
+            ref = lat.isel(policy=conv)
+            name = f"{d}_improvement" if what == "latency" else f"{d}_array_improvement"
+            ds[name] = (100.0 * (ref - lat) / ref).assign_attrs(
+                units="%",
+                long_name=f"{d} {'request latency' if what == 'latency' else 'array time'} "
+                "improvement over the conventional FTL",
+            )
+    ds.attrs.update(
+        study="ppb",
+        skftl_version=skftl.__version__,
+        config=yaml.safe_dump({"seed": seed, "ppb": cfg["ppb"]}),
+        scale=str(section.get("scale", "default")),
+    )
+    return ds
