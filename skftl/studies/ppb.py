@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 import yaml
 from tqdm.auto import tqdm
@@ -331,3 +332,148 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         scale=str(section.get("scale", "default")),
     )
     return ds
+
+
+# --- headline ---------------------------------------------------------------------------
+def _row(metric: str, paper: float, ours: float, note: str) -> dict[str, Any]:
+    rel = (ours - paper) / abs(paper) if np.isfinite(paper) and paper != 0 else np.nan
+    return {
+        "metric": metric,
+        "paper": paper,
+        "ours": round(float(ours), 4),
+        "rel_diff": round(float(rel), 4) if np.isfinite(rel) else np.nan,
+        "note": note,
+    }
+
+
+def headline(ds: xr.Dataset) -> pd.DataFrame:
+    """The paper's numbers (Sec. 4.2) beside ours. "Array" metrics isolate the page-speed
+    effect PPB is about (mean array read/program time of the pages the host touched);
+    "request" metrics are full response times, which also carry queueing behind programs,
+    erases and GC copies on the same chip."""
+    big = int(ds["page_size"].max())
+    small = int(ds["page_size"].min())
+    sel = {"policy": "ppb"}
+    arr = ds["read_array_improvement"].sel(sel)
+    req = ds["read_improvement"].sel(sel)
+    strict = (
+        ds["read_array_improvement"].sel(policy="ppb_strict")
+        if "ppb_strict" in ds["policy"].values
+        else None
+    )
+    web, media = "web", "media"
+    lab = {t: str(ds["trace_label"].sel(trace=t).values) for t in (web, media)}
+    rows = []
+    best = float(arr.sel(trace=web, page_size=big).max())
+    best_ratio = float(arr.sel(trace=web, page_size=big).idxmax("speed_ratio"))
+    split_best = float(
+        ds["read_array_improvement"].sel(policy="ppb_split", trace=web, page_size=big).max()
+    )
+    rows.append(
+        _row(
+            f"max read improvement, {big // 1024} KB, web server (array time), %",
+            18.56,
+            best,
+            f"{lab[web]}, at {best_ratio:g}x. Bounded by where re-read data is: only data "
+            "rewritten or GC-copied after its promotion moves to fast pages, and a replay of "
+            "this length rewrites little of what it reads. The naive split reaches "
+            f"{split_best:.2f} % by putting every small write on fast pages.",
+        )
+    )
+    strict_req = (
+        f" ({float(ds['read_improvement'].sel(policy='ppb_strict', trace=web, page_size=big).max()):.2f} %)"  # noqa: E501
+        if strict is not None
+        else ""
+    )
+    rows.append(
+        _row(
+            f"max read improvement, {big // 1024} KB, web server (request latency), %",
+            18.56,
+            float(req.sel(trace=web, page_size=big).max()),
+            "full response time: dominated by waiting behind 600 us programs and GC on the "
+            "same chip, not by page speed; the strict reading (max_open 1), which cannot place "
+            f"by speed at all, shows a similar change{strict_req}, so this is a GC/queueing "
+            "effect of the hot/cold areas",
+        )
+    )
+    mean_arr = float(arr.sel(trace=[web, media], page_size=big).mean())
+    rows.append(
+        _row(
+            f"mean read improvement over 2x-5x, {big // 1024} KB, web + media (array time), %",
+            10.0,
+            mean_arr,
+            f"paper: 'by 10% on average for the four access speed difference' (Figs. 13-14); "
+            f"media is {lab[media]}",
+        )
+    )
+    rows.append(
+        _row(
+            f"mean read improvement over 2x-5x, {big // 1024} KB, web + media (request), %",
+            10.0,
+            float(req.sel(trace=[web, media], page_size=big).mean()),
+            "includes queueing and GC (see above)",
+        )
+    )
+    if strict is not None:
+        rows.append(
+            _row(
+                f"mean read improvement, strict reading (max_open 1), {big // 1024} KB, web, %",
+                np.nan,
+                float(strict.sel(trace=web, page_size=big).mean()),
+                "literal 'new VB only when both lists are full': one open block per area, "
+                "filled in page order whatever the levels want -> ~0 by construction",
+            )
+        )
+    wr = ds["write_array_improvement"].sel(policy="ppb", trace=[web, media], page_size=big)
+    rows.append(
+        _row(
+            "max |write change| over ratios and traces (program time), %",
+            0.0001,
+            float(np.abs(wr).max()),
+            "the paper's writes are 'almost identical' (0.0001 %); here PPB's placement shifts "
+            "which pages host writes program (more fast pages for iron-hot/cold data, diverted "
+            "writes elsewhere), so program time moves by up to a few % either way",
+        )
+    )
+    wq = ds["write_improvement"].sel(policy="ppb", trace=[web, media], page_size=big)
+    rows.append(
+        _row(
+            "max |write change| over ratios and traces (request latency), %",
+            0.0001,
+            float(np.abs(wq).max()),
+            "full write response time incl. GC: moves with the GC work (erases below)",
+        )
+    )
+    for t in (web, media):
+        e = ds["erases"].sel(trace=t, page_size=big).isel(speed_ratio=0)
+        conv, ppb_e = float(e.sel(policy="page")), float(e.sel(policy="ppb"))
+        split = float(e.sel(policy="ppb_split"))
+        rows.append(
+            _row(
+                f"erased blocks PPB / conventional, {big // 1024} KB, {t}",
+                np.nan,
+                ppb_e / conv if conv else np.nan,
+                f"paper: 'not increased excessively' (Fig. 18, no number). {lab[t]}: "
+                f"{ppb_e:.0f} vs {conv:.0f}; naive split {split:.0f}",
+            )
+        )
+    g = ds["gc_copies"].sel(trace=web, page_size=big).isel(speed_ratio=0)
+    rows.append(
+        _row(
+            f"GC copies naive split / conventional, {big // 1024} KB, web",
+            np.nan,
+            float(g.sel(policy="ppb_split") / g.sel(policy="page")),
+            "Fig. 3's motivation: hot and cold data in one block make GC copy more; "
+            f"PPB / conventional = {float(g.sel(policy='ppb') / g.sel(policy='page')):.3f}",
+        )
+    )
+    rows.append(
+        _row(
+            f"max read improvement, {small // 1024} KB, web server (array time), %",
+            np.nan,
+            float(arr.sel(trace=web, page_size=small).max()),
+            f"paper: PPB gains more at {big // 1024} KB than at {small // 1024} KB (Fig. 12, "
+            "values not given in the text)",
+        )
+    )
+    return pd.DataFrame(rows, columns=["metric", "paper", "ours", "rel_diff", "note"])
