@@ -94,7 +94,7 @@ class RefFtl:
 
     def block_for(self, chip, stream):
         blk = self.wp.get((chip, stream), -1)
-        if blk < 0 or self.next_page[blk] == self.pages_per_block:
+        if blk < 0 or self.state[blk] != "open" or self.stream_of[blk] != stream:
             if not self.free[chip]:
                 raise RuntimeError("no free block")
             blk = self.free[chip].popleft()

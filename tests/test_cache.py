@@ -26,7 +26,7 @@ def test_second_load_reads_cache(write_trace, cache_dir, monkeypatch):
     first = load_trace(path, cache_dir=cache_dir)
     files = sorted(p.name for p in cache_dir.iterdir())
     assert len(files) == 2 and cache.STAT_INDEX in files
-    assert any(f.endswith(".parquet") for f in files)
+    assert any(f.endswith(".arrow") for f in files)
 
     _forbid(monkeypatch, readers, "read_trace")
     _forbid(monkeypatch, cache, "file_digest")  # the stat index spares re-hashing
@@ -53,7 +53,7 @@ def test_changed_source_is_reparsed(write_trace, cache_dir):
     os.utime(path, ns=(1, 1))  # a different mtime too
     req = load_trace(path, cache_dir=cache_dir)
     assert len(req) == 1001
-    assert len(list(cache_dir.glob("*.parquet"))) == 2
+    assert len(list(cache_dir.glob("*.arrow"))) == 2
 
 
 def test_options_and_format_are_part_of_the_key(write_trace, cache_dir, monkeypatch):
@@ -61,7 +61,7 @@ def test_options_and_format_are_part_of_the_key(write_trace, cache_dir, monkeypa
     mapped = load_trace(path, cache_dir=cache_dir)
     plain = load_trace(path, cache_dir=cache_dir, options={"map_devices": False})
     assert not np.array_equal(mapped.offset_bytes, plain.offset_bytes)
-    assert len(list(cache_dir.glob("*.parquet"))) == 2
+    assert len(list(cache_dir.glob("*.arrow"))) == 2
     calls = []
     monkeypatch.setattr(readers, "READER_VERSION", readers.READER_VERSION + 1)
     monkeypatch.setattr(cache, "READER_VERSION", readers.READER_VERSION)
@@ -84,12 +84,12 @@ def test_same_content_elsewhere_shares_the_cache(write_trace, tmp_path, cache_di
 def test_damaged_cache_file_is_replaced(write_trace, cache_dir):
     path = write_trace("t.trace", TEXT)
     first = load_trace(path, cache_dir=cache_dir)
-    (parquet,) = cache_dir.glob("*.parquet")
-    parquet.write_bytes(b"garbage")
+    (cached,) = cache_dir.glob("*.arrow")
+    cached.write_bytes(b"garbage")
     (cache_dir / cache.STAT_INDEX).write_text("{not json")
     again = load_trace(path, cache_dir=cache_dir)
     np.testing.assert_array_equal(again.offset_bytes, first.offset_bytes)
-    assert cache.load(parquet, cache.cache_key(first.meta.sha256, "mqsim", {"map_devices": True}))
+    assert cache.load(cached, cache.cache_key(first.meta.sha256, "mqsim", {"map_devices": True}))
 
 
 def test_use_cache_false_writes_nothing(write_trace, cache_dir):

@@ -34,7 +34,7 @@ def test_info_prints_characteristics(write_trace, tmp_path, capsys):
     assert "format: mqsim" in out
     assert "n_requests: 100" in out and "n_writes: 50" in out
     assert "duration_s: 0.099" in out
-    assert any(p.suffix == ".parquet" for p in (tmp_path / "c").iterdir())
+    assert any(p.suffix == ".arrow" for p in (tmp_path / "c").iterdir())
 
 
 def test_export_round_trip(write_trace, tmp_path, capsys):

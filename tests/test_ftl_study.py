@@ -44,7 +44,7 @@ def test_ftl_study_runs_and_reports():
     cfg = tiny_config()
     ds = study.run(cfg, progress=False)
     for name, var in ds.data_vars.items():
-        assert "long_name" in var.attrs, name
+        assert "long_name" in var.attrs and "units" in var.attrs, name
     assert ds.attrs["trace_synthetic"] == 1 and "(synthetic)" in ds.attrs["trace_label"]
     assert ds.sizes["request"] == 2000
     meas = ds["waf_measured"]

@@ -32,7 +32,7 @@ def scenarios(draw):
         chips_per_channel=draw(st.integers(1, 2)),
         planes_per_chip=draw(st.integers(1, 2)),
         blocks_per_plane=draw(st.integers(5, 10)),
-        pages_per_block=draw(st.sampled_from([8, 8, 16])),
+        pages_per_block=draw(st.sampled_from([8, 8, 16, 24])),
         page_size=4096,
     )
     n_streams = draw(st.integers(1, 2))
@@ -225,3 +225,32 @@ def test_out_of_range_lpn_is_a_clear_error():
 def test_too_little_spare_is_rejected():
     with pytest.raises(ConfigError, match="GC reserve"):
         Ftl(Geometry(1, 1, 1, 8, 16, 4096), Timing(1, 1, 1, 1.0), FtlConfig(spare_factor=0.1))
+
+
+def test_streams_separate_hot_and_cold_data():
+    """Writing hot and cold LPNs to separate streams (write points) lowers write
+    amplification against mixing them: the classic hot/cold separation result."""
+    geo = Geometry(1, 1, 1, 256, 32, 4096)
+    rng = np.random.default_rng(11)
+
+    def waf(n_streams: int) -> float:
+        ftl = Ftl(
+            geo,
+            Timing(0, 0, 0, 1.0),
+            FtlConfig(spare_factor=0.15, n_streams=n_streams, gc_low_blocks=3, gc_high_blocks=3),
+        )
+        ftl.fill()
+        hot = ftl.n_lpn // 10
+        n = 30 * ftl.n_lpn
+        # 90 % of writes go to the hottest 10 % of the LPNs
+        is_hot = rng.random(n) < 0.9
+        lpn = np.where(is_hot, rng.integers(0, hot, n), rng.integers(hot, ftl.n_lpn, n))
+        stream = (~is_hot).astype(np.int8) if n_streams == 2 else None
+        c0 = ftl.counters()
+        ftl.run_pages(lpn.astype(np.int32), np.ones(n, np.int8), stream=stream)
+        c = ftl.counters()
+        check_invariants(ftl.state)
+        w = c["host_writes"] - c0["host_writes"]
+        return (w + c["gc_copies"] - c0["gc_copies"]) / w
+
+    assert waf(2) < 0.85 * waf(1)  # measured: 3.25 vs 4.23

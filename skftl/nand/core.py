@@ -33,7 +33,13 @@ P_XFER = 12  # channel transfer time of one page, ns
 P_ERASE = 13  # block erase time, ns
 P_LOG_CAP = 14  # capacity of the mapping-update log (0 = disabled)
 P_NLPN = 15  # logical pages
-N_PRM = 16
+# log2 of P_NP, P_BPC, P_NCHAN, P_NCHIPS when a power of two, else -1: divisions by them
+# are the kernel's most expensive arithmetic, so they become shifts when they can
+P_NP_SHIFT = 16
+P_BPC_SHIFT = 17
+P_NCHAN_SHIFT = 18
+P_NCHIPS_SHIFT = 19
+N_PRM = 20
 
 # --- counters: ctr[C_*] -----------------------------------------------------------------
 C_HOST_READS = 0  # host page reads (incl. unmapped)
@@ -46,10 +52,10 @@ C_GC_VICTIMS = 6  # blocks reclaimed by GC
 C_CLOCK = 7  # flash programs so far: the logical clock of block ages (cost-benefit)
 C_LOG_N = 8  # entries in the mapping-update log
 C_ERROR = 9  # 0 ok; ERR_* otherwise (the kernel stops)
-C_FLASH_READS = 10  # flash page reads (host + GC)
-C_FLASH_PROGS = 11  # flash page programs (host + GC)
-C_SINK = 12  # sink of the prefetching loads (keeps the compiler from dropping them)
-N_CTR = 13
+C_SINK = 10  # sink of the prefetching loads (keeps the compiler from dropping them)
+N_CTR = 11
+# flash reads and programs are not counted in the hot loop: every mapped host read and
+# every GC copy reads one page, and the clock counts programs (see Ftl.counters)
 COUNTER_NAMES = (
     "host_reads",
     "host_writes",
@@ -61,8 +67,6 @@ COUNTER_NAMES = (
     "clock",
     "log_entries",
     "error",
-    "flash_reads",
-    "flash_programs",
     "prefetch_sink",
 )
 
@@ -190,11 +194,36 @@ njit = numba.njit(cache=True, _nrt=False)
 inline = numba.njit(cache=True, _nrt=False, inline="always")
 
 
+# --- address arithmetic ----------------------------------------------------------------
+@inline
+def div(x, d, shift):
+    """``x // d`` for x >= 0, a shift when ``d`` is a power of two (``shift`` >= 0)."""
+    if shift >= 0:
+        return x >> shift
+    return x // d
+
+
+@inline
+def block_of(S, ppn):
+    return div(ppn, S.prm[P_NP], S.prm[P_NP_SHIFT])
+
+
+@inline
+def chip_of(S, blk):
+    return div(blk, S.prm[P_BPC], S.prm[P_BPC_SHIFT])
+
+
+@inline
+def channel_of(S, chip):
+    n = S.prm[P_NCHAN]
+    return chip - div(chip, n, S.prm[P_NCHAN_SHIFT]) * n
+
+
 # --- free-block FIFOs, one per (chip, list) ------------------------------------------
 @inline
 def push_free(S, blk, lst):
     """Append an erased block to free list ``lst`` of its chip."""
-    chip = blk // S.prm[P_BPC]
+    chip = chip_of(S, blk)
     k = chip * S.prm[P_NLISTS] + lst
     S.lnext[blk] = -1
     if S.free_tail[k] < 0:
@@ -229,7 +258,7 @@ def pop_free(S, chip, lst, stream):
 # --- greedy buckets: sealed blocks of a chip by valid count, FIFO within a count ---------
 @inline
 def bkt_insert(S, blk, v):
-    k = (blk // S.prm[P_BPC]) * (S.prm[P_NP] + 1) + v
+    k = chip_of(S, blk) * (S.prm[P_NP] + 1) + v
     tail = S.bkt_tail[k]
     S.lprev[blk] = tail
     S.lnext[blk] = -1
@@ -242,7 +271,7 @@ def bkt_insert(S, blk, v):
 
 @inline
 def bkt_remove(S, blk, v):
-    k = (blk // S.prm[P_BPC]) * (S.prm[P_NP] + 1) + v
+    k = chip_of(S, blk) * (S.prm[P_NP] + 1) + v
     p = S.lprev[blk]
     n = S.lnext[blk]
     if p < 0:
@@ -277,7 +306,6 @@ def program(S, blk, lpn):
     S.l2p[lpn] = ppn
     S.blk_time[blk] = S.ctr[C_CLOCK]
     S.ctr[C_CLOCK] += 1
-    S.ctr[C_FLASH_PROGS] += 1
     if page + 1 == np_:
         S.blk_state[blk] = SEALED
         bkt_insert(S, blk, S.vcount[blk])
@@ -287,7 +315,7 @@ def program(S, blk, lpn):
 @inline
 def invalidate(S, ppn):
     """Mark a physical page invalid (its P2L entry is left as a stale record)."""
-    blk = ppn // S.prm[P_NP]
+    blk = block_of(S, ppn)
     S.valid[ppn >> 3] &= np.uint8(~(1 << (ppn & 7)) & 0xFF)
     v = S.vcount[blk]
     S.vcount[blk] = v - 1
@@ -348,29 +376,24 @@ def book_channel(S, ch, ready):
 def flash_read(S, chip, page, t):
     """Array read, then transfer out; the chip holds the data until it is transferred."""
     ready = max(t, S.chip_free[chip]) + S.read_ns[page]
-    done = book_channel(S, chip % S.prm[P_NCHAN], ready) + S.prm[P_XFER]
+    done = book_channel(S, channel_of(S, chip), ready) + S.prm[P_XFER]
     S.chip_free[chip] = done
-    S.ctr[C_FLASH_READS] += 1
     return done
 
 
 @inline
 def flash_prog(S, chip, page, t):
     """Transfer in (into the chip's page register, so the chip must be idle), then program."""
-    xs = book_channel(S, chip % S.prm[P_NCHAN], max(t, S.chip_free[chip]))
+    xs = book_channel(S, channel_of(S, chip), max(t, S.chip_free[chip]))
     done = xs + S.prm[P_XFER] + S.prog_ns[page]
     S.chip_free[chip] = done
     return done
 
 
 @inline
-def flash_copy(S, chip, src_page, dst_page, t):
-    """GC copy of one page within a chip: copyback, or read out + write back."""
-    if S.prm[P_COPYBACK]:
-        done = max(t, S.chip_free[chip]) + S.read_ns[src_page] + S.prog_ns[dst_page]
-        S.chip_free[chip] = done
-        S.ctr[C_FLASH_READS] += 1
-        return done
+def copy_via_channel(S, chip, src_page, dst_page, t):
+    """GC copy of one page without copyback: read out to the controller, write back.
+    (Copyback copies only occupy the chip; the GC loop adds their time up.)"""
     return flash_prog(S, chip, dst_page, flash_read(S, chip, src_page, t))
 
 
@@ -387,7 +410,15 @@ def write_point_block(S, chip, stream, lst):
     or absent; -1 when no free block is left. The conventional write point."""
     k = chip * S.prm[P_NSTREAMS] + stream
     blk = S.wp[k]
-    if blk >= 0 and S.next_page[blk] < S.prm[P_NP]:
+    # a full write point stays recorded until replaced, and may meanwhile have been
+    # reclaimed by GC (and even reopened for another stream): trust it only while open
+    # for this stream
+    if (
+        blk >= 0
+        and S.blk_state[blk] == OPEN
+        and S.blk_stream[blk] == stream
+        and S.next_page[blk] < S.prm[P_NP]
+    ):
         return blk
     blk = pop_free(S, chip, lst, stream)
     S.wp[k] = blk

@@ -144,6 +144,13 @@ class Ftl:
                 f"{kernel.log_reserve(S)} entries (1 + blocks per chip x pages per block)"
             )
         p[core.P_NLPN] = self.n_lpn
+        for key, value in (
+            (core.P_NP_SHIFT, g.pages_per_block),
+            (core.P_BPC_SHIFT, g.blocks_per_chip),
+            (core.P_NCHAN_SHIFT, g.channels),
+            (core.P_NCHIPS_SHIFT, g.n_chips),
+        ):
+            p[key] = value.bit_length() - 1 if (value & (value - 1)) == 0 else -1
         S.read_ns[:], S.prog_ns[:] = timing.page_tables(g.pages_per_block)
         kernel.init_free_lists(S)
         self.state = S
@@ -161,7 +168,11 @@ class Ftl:
 
     # --- state helpers ------------------------------------------------------------------
     def counters(self) -> dict[str, int]:
-        return {n: int(v) for n, v in zip(core.COUNTER_NAMES, self.state.ctr, strict=True)}
+        c = {n: int(v) for n, v in zip(core.COUNTER_NAMES, self.state.ctr, strict=True)}
+        # every mapped host read and every GC copy reads one page; the clock counts programs
+        c["flash_reads"] = c["host_reads"] - c["unmapped_reads"] + c["gc_copies"]
+        c["flash_programs"] = c["clock"]
+        return c
 
     def reset_timelines(self) -> None:
         """Make every chip and channel idle at t = 0 (e.g. after preconditioning)."""

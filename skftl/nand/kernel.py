@@ -37,6 +37,7 @@ from skftl.nand.core import (
     OP_READ,
     OP_WRITE,
     P_BPC,
+    P_COPYBACK,
     P_GC_HIGH,
     P_GC_LOW,
     P_GC_POLICY,
@@ -46,7 +47,9 @@ from skftl.nand.core import (
     SEALED,
     VICTIM,
     bkt_remove,
-    flash_copy,
+    block_of,
+    chip_of,
+    copy_via_channel,
     flash_erase,
     flash_prog,
     flash_read,
@@ -139,6 +142,7 @@ def select_victim(S, chip):
 def collect(S, chip, t):
     """Reclaim blocks of ``chip`` until it has the high watermark of free blocks."""
     np_ = S.prm[P_NP]
+    copyback = S.prm[P_COPYBACK]
     while S.free_count[chip] < S.prm[P_GC_HIGH]:
         victim = select_victim(S, chip)
         if victim < 0:
@@ -156,6 +160,8 @@ def collect(S, chip, t):
         for src in range(base, base + np_):
             sink += S.l2p[S.p2l[src]]
         S.ctr[C_SINK] += sink
+        copies = 0
+        busy = 0  # copyback time of this victim's copies, run back to back on the chip
         for page in range(np_):
             src = base + page
             if not is_valid(S, src):
@@ -169,8 +175,14 @@ def collect(S, chip, t):
             invalidate(S, src)
             dst = program(S, dst_blk, lpn)
             log_update(S, lpn, src, dst, LOG_GC)
-            flash_copy(S, chip, page, dst - dst_blk * np_, t)
-            S.ctr[C_GC_COPIES] += 1
+            if copyback:
+                busy += S.read_ns[page] + S.prog_ns[dst - dst_blk * np_]
+            else:
+                copy_via_channel(S, chip, page, dst - dst_blk * np_, t)
+            copies += 1
+        S.ctr[C_GC_COPIES] += copies
+        if copyback:
+            S.chip_free[chip] = max(t, S.chip_free[chip]) + busy
         for ppn in range(base, base + np_):
             S.p2l[ppn] = -1
         S.next_page[victim] = 0
@@ -203,7 +215,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
             for j in range(i, min(i + PREFETCH, end)):
                 old = S.l2p[lpn[j]]
                 if old >= 0:
-                    sink += S.valid[old >> 3] + S.vcount[old // np_]
+                    sink += S.valid[old >> 3] + S.vcount[block_of(S, old)]
             S.ctr[C_SINK] += sink
         if log_cap > 0 and S.ctr[C_LOG_N] + reserve > log_cap:
             return i
@@ -218,8 +230,8 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
                 S.ctr[C_UNMAPPED_READS] += 1
                 done = t
             else:
-                blk = ppn // np_
-                done = flash_read(S, blk // S.prm[P_BPC], ppn - blk * np_, t)
+                blk = block_of(S, ppn)
+                done = flash_read(S, chip_of(S, blk), ppn - blk * np_, t)
         elif o == OP_WRITE:
             s = policy.write_stream(S, lp, stream[i])
             chip = policy.select_chip(S, lp, s)

@@ -40,7 +40,9 @@ from skftl.nand.core import (
     CHIP_DYNAMIC,
     P_CHIP_ALLOC,
     P_NCHIPS,
+    P_NCHIPS_SHIFT,
     P_POLICY,
+    div,
     inline,
     write_point_block,
 )
@@ -93,7 +95,7 @@ def select_chip(S, lpn, stream):
                 t = S.chip_free[c]
                 best = c
         return best
-    return lpn % n
+    return lpn - div(lpn, n, S.prm[P_NCHIPS_SHIFT]) * n
 
 
 @inline

@@ -122,7 +122,11 @@ def trace_latency(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
             "long_name": "request response time (last page done - arrival)",
         },
     )
-    ds["request_is_write"] = ("request", res.is_write, {"long_name": "request is a write"})
+    ds["request_is_write"] = (
+        "request",
+        res.is_write,
+        {"units": "1", "long_name": "request is a write"},
+    )
     ds.attrs.update(
         trace_label=req.meta.label,
         trace_sha256=req.meta.sha256,
