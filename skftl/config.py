@@ -37,7 +37,25 @@ def trace_dirs(cfg: dict[str, Any] | None = None) -> list[Path]:
     dirs: list[Path] = []
     env = os.environ.get("SKFTL_TRACE_DIRS", "")
     dirs += [Path(p) for p in env.split(os.pathsep) if p]
-    for p in ((cfg or {}).get("traces", {}) or {}).get("trace_dirs", []) or []:
-        p = Path(p)
-        dirs.append(p if p.is_absolute() else REPO_ROOT / p)
+    dirs += [_repo_path(p) for p in ((cfg or {}).get("traces") or {}).get("trace_dirs") or []]
     return dirs
+
+
+def _repo_path(value: str | Path) -> Path:
+    p = Path(value)
+    return p if p.is_absolute() else REPO_ROOT / p
+
+
+def cache_dir(cfg: dict[str, Any]) -> Path:
+    """The trace cache folder (``traces.cache_dir``; relative to the repository root)."""
+    return _repo_path((cfg.get("traces") or {}).get("cache_dir", "data/cache"))
+
+
+def raw_dir(cfg: dict[str, Any]) -> Path:
+    """Where downloaded traces go (``traces.raw_dir``; relative to the repository root)."""
+    return _repo_path((cfg.get("traces") or {}).get("raw_dir", "data/raw"))
+
+
+def search_dirs(cfg: dict[str, Any]) -> list[Path]:
+    """Every folder a registered trace is looked for in: :func:`trace_dirs`, then raw_dir."""
+    return [*trace_dirs(cfg), raw_dir(cfg)]

@@ -8,20 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from skftl.config import REPO_ROOT, load_config, trace_dirs
+from skftl.config import cache_dir, load_config, raw_dir, search_dirs
 from skftl.io import atomic_path
 
 SYNTHETIC_PREFIX = "syn-"
-
-
-def _cache_dir(cfg: dict[str, Any]) -> Path:
-    p = Path(cfg.get("traces", {}).get("cache_dir", "data/cache"))
-    return p if p.is_absolute() else REPO_ROOT / p
-
-
-def _raw_dir(cfg: dict[str, Any]) -> Path:
-    p = Path(cfg.get("traces", {}).get("raw_dir", "data/raw"))
-    return p if p.is_absolute() else REPO_ROOT / p
 
 
 def real_trace_names(cfg: dict[str, Any]) -> list[str]:
@@ -32,7 +22,7 @@ def real_trace_names(cfg: dict[str, Any]) -> list[str]:
 
     section = cfg.get("traces", {})
     wanted = section.get("real", "all")
-    dirs = [*trace_dirs(cfg), _raw_dir(cfg)]
+    dirs = search_dirs(cfg)
     names = [k.name for k in registry.list_known()] if wanted == "all" else list(wanted or [])
     fetch = bool(section.get("fetch", False)) and wanted != "all"
     return [n for n in names if fetch or registry.locate(n, dirs) is not None]
@@ -55,8 +45,29 @@ def load_by_id(trace_id: str, cfg: dict[str, Any]):
         return generate(
             trace_id[len(SYNTHETIC_PREFIX) :], n_requests=n, seed=int(cfg.get("seed", 0))
         )
-    return load_trace(
-        trace_id, trace_dirs=[*trace_dirs(cfg), _raw_dir(cfg)], cache_dir=_cache_dir(cfg)
+    return load_trace(trace_id, trace_dirs=search_dirs(cfg), cache_dir=cache_dir(cfg))
+
+
+def workload_for(
+    name: str,
+    cfg: dict[str, Any],
+    *,
+    candidates: list[str] | None = None,
+    n_requests: int | None = None,
+    allow_synthetic: bool = True,
+):
+    """:func:`skftl.traces.workload` with the run's folders, cache, seed and candidate list
+    (``traces.workloads``) taken from ``cfg``: what a study calls to get a workload."""
+    from skftl.traces.workload import configured_candidates, workload
+
+    return workload(
+        name,
+        candidates=configured_candidates(name, cfg) if candidates is None else candidates,
+        trace_dirs=search_dirs(cfg),
+        cache_dir=cache_dir(cfg),
+        seed=int(cfg.get("seed", 0)),
+        n_requests=n_requests,
+        allow_synthetic=allow_synthetic,
     )
 
 
@@ -67,8 +78,8 @@ def prepare_trace(
     small JSON manifest (the workflow's record that the trace is ready)."""
     from skftl.traces import registry
 
-    if fetch and registry.locate(name, [*trace_dirs(cfg), _raw_dir(cfg)]) is None:
-        registry.fetch(name, _raw_dir(cfg))
+    if fetch and registry.locate(name, search_dirs(cfg)) is None:
+        registry.fetch(name, raw_dir(cfg))
     req = load_by_id(name, cfg)
     info = {
         "name": req.meta.name,

@@ -17,12 +17,10 @@ import xarray as xr
 import yaml
 
 import skftl
-from skftl.config import trace_dirs
 from skftl.errors import ConfigError, UnknownTraceError
 from skftl.pcm import GROUPINGS, IDLE_PICKS, LogPolicy, PCMDevice, prepare_pages, simulate
 from skftl.pcm.simulate import PagedTrace, PCMResult
-from skftl.pipeline import _cache_dir, _raw_dir
-from skftl.traces import workload
+from skftl.pipeline import workload_for
 from skftl.traces.requests import Requests
 
 LETTERS = ("A", "B", "C", "D", "E", "F")
@@ -43,13 +41,10 @@ def _load_workload(letter: str, sec: dict, cfg: dict) -> Requests:
     """The trace standing for the paper's trace ``letter``: the first real stand-in found,
     else the synthetic preset ``nexus5_<letter>``."""
     stand_ins = sec.get("stand_ins", {}) or {}
-    req = workload(
+    req = workload_for(
         f"nexus5_{letter}",
+        cfg,
         candidates=list(stand_ins.get(letter, []) or []),
-        # same folders and cache as the workflow's trace step (repository-relative paths)
-        trace_dirs=[*trace_dirs(cfg), _raw_dir(cfg)],
-        cache_dir=_cache_dir(cfg),
-        seed=cfg["seed"],
         n_requests=sec["synthetic_requests"],
     )
     n = sec.get("n_requests")
@@ -63,13 +58,7 @@ def _load_precondition(req: Requests, sec: dict, cfg: dict) -> Requests | None:
     if req.meta.synthetic or not sec.get("precondition") or not name:
         return None
     try:
-        return workload(
-            name,
-            candidates=[name],
-            trace_dirs=[*trace_dirs(cfg), _raw_dir(cfg)],
-            cache_dir=_cache_dir(cfg),
-            allow_synthetic=False,
-        )
+        return workload_for(name, cfg, candidates=[name], allow_synthetic=False)
     except UnknownTraceError:
         return None
 

@@ -21,6 +21,9 @@ def run_study(
     nc = write_netcdf(ds, out_dir / f"{study}.nc")
     if hasattr(module, "headline"):
         write_csv(module.headline(ds), out_dir / "headline.csv")
+    if hasattr(module, "tables"):  # optional: the study's tables as CSV beside the dataset
+        for name, df in module.tables(ds).items():
+            write_csv(df, out_dir / f"{name}.csv")
     return nc
 
 

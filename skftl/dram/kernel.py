@@ -1,0 +1,348 @@
+"""The LPMT + block-table kernel: one pass over an operation stream in which every
+probe of a set way and every block-table entry read is a timed DRAM read.
+
+Data structure (structure of arrays; set ids ``g < P`` are primary, ``P <= g < P+S``
+secondary):
+
+* ``ent_key[g, w]``, ``ent_pa[g, w]`` (first page of the file), ``ent_flags[g, w]``
+  (bit 0 valid, bit 1 single-page file) - Fig. 1's entries;
+* ``set_next[g]`` / ``set_prev[g]`` - NSid / PSid, the chain of secondary sets that
+  extend a primary set (-1 = none); ``set_count[g]`` - valid entries in the set;
+* ``bt_next[p]`` / ``bt_prev[p]`` / ``bt_flags[p]`` (bit 0 valid, 1 first, 2 last) -
+  the block tables of Fig. 2: a file's pages as a doubly linked list; the first page's
+  ``bt_prev`` is its LPMT entry's location ``g * assoc + w`` (PPid of a first page);
+* free stacks of secondary sets and of physical pages (LIFO: a freed id is reused
+  first; the initial order pops the lowest id first).
+
+Semantics of one operation (key, home set, argument):
+
+* the lookup probes the chain from the home set: every way of every set read (or, with
+  ``early_exit``, up to the matching way), then, for a multi-page file, every BT entry
+  of its chain. These reads are the operation's latency;
+* READ: a hit is done; a miss inserts the file (``arg`` pages) when ``insert_on_miss``;
+* WRITE: a miss inserts; a hit remaps the file out of place to ``arg`` fresh pages;
+* DELETE: invalidates the entry, frees its pages, and frees a secondary set that
+  became empty (unlinking it from the middle or end of its chain);
+* DELETE_PAGE: unlinks page ``arg`` (0-based) of the file's chain, from the front,
+  the middle or the end; a file left with no page is deleted.
+
+Inserts fill the first free way, in way order, along the chain; a full chain gets a
+new secondary set appended at its end. Writes to the tables are not timed (posted).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from skftl.dram.layout import (
+    LP_DYNAMIC,
+    LP_K,
+    LP_WPB,
+    bt_address,
+    chunk_address,
+    chunk_order,
+    layout_tuple,
+)
+from skftl.dram.timing import flush_tally, load_state, params_tuple, read_run, store_state
+
+OP_READ, OP_WRITE, OP_DELETE, OP_DELETE_PAGE = 0, 1, 2, 3
+OP_NAMES = {"read": OP_READ, "write": OP_WRITE, "delete": OP_DELETE, "delete_page": OP_DELETE_PAGE}
+
+ST_MISS, ST_HIT, ST_INSERTED, ST_FAILED = 0, 1, 2, 3
+
+F_VALID, F_SINGLE = 1, 2
+BT_VALID, BT_FIRST, BT_LAST = 1, 2, 4
+
+# config vector
+C_PRIMARY, C_ASSOC, C_INSERT_ON_MISS, C_EARLY_EXIT = range(4)
+C_LEN = 4
+
+# table scalars
+TS_FREE_SETS, TS_FREE_PAGES = range(2)
+
+TOUCH_BATCH = 256  # operations whose home sets are loaded ahead of processing
+
+# counters
+(
+    CT_READS,
+    CT_CYCLES,
+    CT_SETS_PROBED,
+    CT_BT_READS,
+    CT_HITS,
+    CT_INSERTS,
+    CT_UPDATES,
+    CT_DELETES,
+    CT_PAGE_DELETES,
+    CT_SEC_ALLOC,
+    CT_SEC_FREE,
+    CT_FAIL_SETS,
+    CT_FAIL_PAGES,
+) = range(13)
+CT_LEN = 13
+COUNTER_NAMES = (
+    "dram_reads",
+    "cycles",
+    "sets_probed",
+    "bt_reads",
+    "hits",
+    "inserts",
+    "updates",
+    "deletes",
+    "page_deletes",
+    "secondary_allocated",
+    "secondary_freed",
+    "failed_no_secondary_set",
+    "failed_no_free_page",
+)
+
+
+@numba.njit(cache=True, inline="always")
+def _record(bank, row, m, n, rec):
+    """Note ``m`` reads of (bank, row) after the first ``n`` while ``rec`` has room."""
+    if n < rec.shape[1]:
+        for i in range(min(m, rec.shape[1] - n)):
+            rec[0, n + i] = bank
+            rec[1, n + i] = row
+
+
+@numba.njit(cache=True)
+def _alloc_chain(n, loc, bt_next, bt_prev, bt_flags, free_pages, ts):
+    """Pop n pages and link them as one file whose LPMT entry is at ``loc``; -1 if the
+    free list is too short."""
+    if n < 1 or ts[TS_FREE_PAGES] < n:
+        return -1
+    prev = -1
+    first = -1
+    for i in range(n):
+        ts[TS_FREE_PAGES] -= 1
+        p = free_pages[ts[TS_FREE_PAGES]]
+        if i == 0:
+            first = p
+            bt_prev[p] = loc
+            bt_flags[p] = BT_VALID | BT_FIRST
+        else:
+            bt_prev[p] = prev
+            bt_next[prev] = p
+            bt_flags[p] = BT_VALID
+        prev = p
+    bt_next[prev] = -1
+    bt_flags[prev] |= BT_LAST
+    return first
+
+
+@numba.njit(cache=True)
+def _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts):
+    bt_next[p] = -1
+    bt_prev[p] = -1
+    bt_flags[p] = 0
+    free_pages[ts[TS_FREE_PAGES]] = p
+    ts[TS_FREE_PAGES] += 1
+
+
+@numba.njit(cache=True)
+def _free_chain(first, bt_next, bt_prev, bt_flags, free_pages, ts):
+    p = first
+    while p >= 0:
+        nxt = -1 if bt_flags[p] & BT_LAST else bt_next[p]
+        _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
+        p = nxt
+
+
+@numba.njit(cache=True)
+def _remove_entry(
+    g, w, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets, ts, ct
+):
+    """Invalidate way w of set g; free the set if it is a secondary set left empty."""
+    ent_flags[g, w] = 0
+    ent_key[g, w] = -1
+    ent_pa[g, w] = -1
+    set_count[g] -= 1
+    if g >= cfg[C_PRIMARY] and set_count[g] == 0:
+        prev, nxt = set_prev[g], set_next[g]
+        set_next[prev] = nxt
+        if nxt >= 0:
+            set_prev[nxt] = prev
+        set_next[g] = -1
+        set_prev[g] = -1
+        free_sets[ts[TS_FREE_SETS]] = g
+        ts[TS_FREE_SETS] += 1
+        ct[CT_SEC_FREE] += 1
+
+
+@numba.njit(cache=True)
+def run_ops_kernel(
+    ops, keys, homes, args,  # operation stream
+    cfg, lp_arr, tp_arr, recency_row,  # config, layout, timing vectors, Fig. 7 recency row
+    ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+    bt_next, bt_prev, bt_flags, free_pages, ts,  # table state
+    banks, acts, sc, cases,  # DRAM state
+    rec, ct,  # recorded (bank, row) stream (may have 0 columns), counters
+    out_lat, out_nacc, out_status,
+):  # fmt: skip
+    lp, tp = layout_tuple(lp_arr), params_tuple(tp_arr)
+    assoc = cfg[C_ASSOC]
+    early = cfg[C_EARLY_EXIT] != 0
+    k, wpb = lp[LP_K], lp[LP_WPB]
+    dynamic = lp[LP_DYNAMIC] != 0
+    order = np.empty(k, dtype=np.int64)
+    dst = load_state(sc)
+    tally = (0, 0)
+    # hot counters live in locals (see timing.load_state) and are stored at the end
+    n_reads, cycles, sets_probed, bt_reads, hits = (
+        ct[CT_READS],
+        ct[CT_CYCLES],
+        ct[CT_SETS_PROBED],
+        ct[CT_BT_READS],
+        ct[CT_HITS],
+    )
+    touched = 0
+    for i in range(ops.shape[0]):
+        if i % TOUCH_BATCH == 0:
+            # Load the home sets of the next batch up front: independent cache misses
+            # overlap, where inside the loop each would stall the dependent probe.
+            for j in range(i, min(i + TOUCH_BATCH, ops.shape[0])):
+                h = homes[j]
+                touched += ent_key[h, 0] + ent_key[h, assoc - 1] + ent_flags[h, 0]
+                touched += ent_pa[h, 0] + set_next[h]
+        key, op, arg = keys[i], ops[i], args[i]
+        lat = 0
+        nacc = 0
+        # ---- lookup: the home set, then its secondary chain
+        fg, fw, eg, ew = -1, -1, -1, -1
+        last = homes[i]
+        g = homes[i]
+        while g >= 0:
+            sets_probed += 1
+            if dynamic:
+                chunk_order(g, lp, banks, recency_row, order)
+            for jj in range(k):
+                j = order[jj] if dynamic else jj
+                bank, row = chunk_address(g, j, lp)
+                m = wpb  # the chunk's ways are consecutive reads of one row
+                for u in range(wpb):
+                    w = j * wpb + u
+                    if ent_key[g, w] == key and (ent_flags[g, w] & F_VALID) != 0:
+                        fg, fw = g, w
+                        if early:
+                            m = u + 1
+                        break
+                dlat, dst, tally = read_run(bank, row, m, tp, banks, acts, cases, dst, tally)
+                _record(bank, row, m, n_reads, rec)
+                n_reads += m
+                lat += dlat
+                nacc += m
+                if fg >= 0 and early:
+                    break
+            if fg >= 0:
+                break
+            if eg < 0:
+                for w in range(assoc):
+                    if ent_flags[g, w] & F_VALID == 0:
+                        eg, ew = g, w
+                        break
+            last = g
+            g = set_next[g]
+        npages = 0
+        if fg >= 0:
+            hits += 1
+            if ent_flags[fg, fw] & F_SINGLE == 0:
+                p = ent_pa[fg, fw]
+                while True:
+                    bank, row = bt_address(p, lp)
+                    dlat, dst, tally = read_run(bank, row, 1, tp, banks, acts, cases, dst, tally)
+                    _record(bank, row, 1, n_reads, rec)
+                    n_reads += 1
+                    lat += dlat
+                    nacc += 1
+                    bt_reads += 1
+                    npages += 1
+                    if bt_flags[p] & BT_LAST:
+                        break
+                    p = bt_next[p]
+            else:
+                npages = 1
+        status = ST_HIT if fg >= 0 else ST_MISS
+        # ---- modification (untimed)
+        if fg < 0 and (op == OP_WRITE or (op == OP_READ and cfg[C_INSERT_ON_MISS] != 0)):
+            if ts[TS_FREE_PAGES] < arg:
+                ct[CT_FAIL_PAGES] += 1
+                status = ST_FAILED
+            elif eg < 0 and ts[TS_FREE_SETS] == 0:
+                ct[CT_FAIL_SETS] += 1
+                status = ST_FAILED
+            else:
+                if eg < 0:  # chain full: append a secondary set
+                    ts[TS_FREE_SETS] -= 1
+                    s = free_sets[ts[TS_FREE_SETS]]
+                    set_next[last] = s
+                    set_prev[s] = last
+                    set_next[s] = -1
+                    eg, ew = s, 0
+                    ct[CT_SEC_ALLOC] += 1
+                first = _alloc_chain(
+                    arg, eg * assoc + ew, bt_next, bt_prev, bt_flags, free_pages, ts
+                )
+                ent_key[eg, ew] = key
+                ent_pa[eg, ew] = first
+                ent_flags[eg, ew] = F_VALID | (F_SINGLE if arg == 1 else 0)
+                set_count[eg] += 1
+                ct[CT_INSERTS] += 1
+                status = ST_INSERTED
+        elif fg >= 0 and op == OP_WRITE:
+            new = _alloc_chain(arg, fg * assoc + fw, bt_next, bt_prev, bt_flags, free_pages, ts)
+            if new < 0:
+                ct[CT_FAIL_PAGES] += 1
+                status = ST_FAILED
+            else:
+                _free_chain(ent_pa[fg, fw], bt_next, bt_prev, bt_flags, free_pages, ts)
+                ent_pa[fg, fw] = new
+                ent_flags[fg, fw] = F_VALID | (F_SINGLE if arg == 1 else 0)
+                ct[CT_UPDATES] += 1
+        elif fg >= 0 and op == OP_DELETE:
+            _free_chain(ent_pa[fg, fw], bt_next, bt_prev, bt_flags, free_pages, ts)
+            _remove_entry(fg, fw, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev,
+                          set_count, free_sets, ts, ct)  # fmt: skip
+            ct[CT_DELETES] += 1
+        elif fg >= 0 and op == OP_DELETE_PAGE and 0 <= arg < npages:
+            p = ent_pa[fg, fw]
+            for _ in range(arg):
+                p = bt_next[p]
+            prev, nxt = bt_prev[p], bt_next[p]
+            is_first = bt_flags[p] & BT_FIRST != 0
+            is_last = bt_flags[p] & BT_LAST != 0
+            if is_first and is_last:
+                _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
+                _remove_entry(fg, fw, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev,
+                              set_count, free_sets, ts, ct)  # fmt: skip
+                ct[CT_DELETES] += 1
+            else:
+                if is_first:
+                    bt_flags[nxt] |= BT_FIRST
+                    bt_prev[nxt] = prev  # the LPMT location moves to the new first page
+                    ent_pa[fg, fw] = nxt
+                elif is_last:
+                    bt_flags[prev] |= BT_LAST
+                    bt_next[prev] = -1
+                else:
+                    bt_next[prev] = nxt
+                    bt_prev[nxt] = prev
+                _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
+                if npages - 1 == 1:
+                    ent_flags[fg, fw] |= F_SINGLE
+            ct[CT_PAGE_DELETES] += 1
+        cycles += lat
+        out_lat[i] = lat
+        out_nacc[i] = nacc
+        out_status[i] = status
+    store_state(sc, dst)
+    flush_tally(tp, cases, tally)
+    if touched == -(1 << 62):  # keeps the touching loads alive; never true
+        ct[CT_LEN - 1] += 1
+    ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (
+        n_reads,
+        cycles,
+        sets_probed,
+        bt_reads,
+        hits,
+    )

@@ -1,0 +1,146 @@
+"""Where the LPMT sets and the block tables live in the DRAM banks (the placements).
+
+DRAM geometry: one x8 DDR4 device, a BL8 burst carries 8 bytes, which holds one
+42-bit LPMT entry (20-bit LA + 20-bit PA + valid + single, Table II) or one BT entry;
+one read = one entry. A row (page) of the MT40A512M8 is 1 KB = 128 entries.
+
+A *set* of ``assoc`` ways is cut into ``k`` chunks of ``wpb = assoc / k`` consecutive
+ways; chunk j goes to bank ``(base + j) mod n_banks`` with ``base = g * k mod n_banks``,
+all chunks of set g at the same offset in their bank, the ways of a chunk in
+consecutive columns of one row. The placements of the paper are:
+
+* ``single``: one bank (``n_banks = 1``); a set is 8 consecutive entries of a row.
+* ``fixed``: a set spread over ``k = gcd(assoc, n_banks)`` banks (4 banks x 2 ways),
+  read bank by bank in the fixed order 0, 1, 2, 3 (Sec. 2.2: "we distribute each set
+  over the four banks").
+* ``dynamic``: the same spread, read in the order of Fig. 7: least recently accessed
+  bank first, most recently accessed last.
+* ``set_per_bank``: alternative reading of Table VI's text ("each set is mapped to one
+  of the four banks in turn"): ``k = 1``, set g entirely in bank ``g mod n_banks``.
+
+Secondary sets follow the primary ones in the same mapping (global set id). Block
+tables follow the LPMT region: the BT of flash block B (``pages_per_block`` entries) is
+in bank ``B mod n_banks``, so a file's consecutive pages are row hits.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from skftl.errors import ConfigError
+
+PLACEMENTS = ("single", "fixed", "dynamic", "set_per_bank")
+
+# indices into the int64 layout vector
+LP_NB, LP_K, LP_WPB, LP_EPR, LP_DYNAMIC, LP_BT_ROW_BASE, LP_PPB = range(7)
+LP_NB_SHIFT, LP_EPR_SHIFT, LP_PPB_SHIFT = range(7, 10)  # log2 of a power of two, else -1
+LP_LEN = 10
+
+
+def _log2_or_minus1(n: int) -> int:
+    return n.bit_length() - 1 if n > 0 and n & (n - 1) == 0 else -1
+
+
+@dataclass(frozen=True)
+class Layout:
+    placement: str
+    n_banks: int
+    banks_per_set: int
+    ways_per_bank: int
+    entries_per_row: int
+    dynamic: bool
+    bt_row_base: int
+    pages_per_block: int
+
+    @classmethod
+    def build(
+        cls,
+        placement: str,
+        n_banks: int,
+        assoc: int,
+        n_sets_total: int,
+        pages_per_block: int,
+        row_bytes: int = 1024,
+        entry_bytes: int = 8,
+    ) -> Layout:
+        if placement not in PLACEMENTS:
+            raise ConfigError(f"placement must be one of {PLACEMENTS}, got {placement!r}")
+        if n_banks < 1 or assoc < 1 or row_bytes < entry_bytes:
+            raise ConfigError(
+                f"bad DRAM geometry: n_banks={n_banks}, assoc={assoc}, row={row_bytes}"
+            )
+        nb = 1 if placement == "single" else n_banks
+        k = 1 if placement in ("single", "set_per_bank") else math.gcd(assoc, nb)
+        wpb = assoc // k
+        epr = row_bytes // entry_bytes
+        if epr % wpb:
+            raise ConfigError(f"{wpb} ways per bank do not tile a row of {epr} entries")
+        sets_per_bank = -(-n_sets_total * k // nb)
+        bt_row_base = -(-sets_per_bank * wpb // epr)
+        return cls(placement, nb, k, wpb, epr, placement == "dynamic", bt_row_base, pages_per_block)
+
+    def params(self) -> np.ndarray:
+        lp = np.zeros(LP_LEN, dtype=np.int64)
+        lp[LP_NB], lp[LP_K], lp[LP_WPB] = self.n_banks, self.banks_per_set, self.ways_per_bank
+        lp[LP_EPR], lp[LP_DYNAMIC] = self.entries_per_row, int(self.dynamic)
+        lp[LP_BT_ROW_BASE], lp[LP_PPB] = self.bt_row_base, self.pages_per_block
+        lp[LP_NB_SHIFT] = _log2_or_minus1(self.n_banks)
+        lp[LP_EPR_SHIFT] = _log2_or_minus1(self.entries_per_row)
+        lp[LP_PPB_SHIFT] = _log2_or_minus1(self.pages_per_block)
+        return lp
+
+
+@numba.njit(cache=True, inline="always")
+def layout_tuple(a):
+    """The layout vector as a tuple (see timing.params_tuple)."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9])
+
+
+@numba.njit(cache=True, inline="always")
+def _divmod(x, d, shift):
+    """(x // d, x % d) for x >= 0; shifts when d = 2**shift (hardware divides are slow)."""
+    if shift >= 0:
+        return x >> shift, x & (d - 1)
+    return x // d, x % d
+
+
+@numba.njit(cache=True, inline="always")
+def chunk_address(g, j, lp):
+    """(bank, row) of chunk j of set g."""
+    k = lp[LP_K]
+    bank = _divmod(g * k + j, lp[LP_NB], lp[LP_NB_SHIFT])[1]
+    slot = _divmod(g * k, lp[LP_NB], lp[LP_NB_SHIFT])[0]  # this set's index in the bank
+    return bank, _divmod(slot * lp[LP_WPB], lp[LP_EPR], lp[LP_EPR_SHIFT])[0]
+
+
+@numba.njit(cache=True, inline="always")
+def bt_address(page, lp):
+    """(bank, row) of the block-table entry of physical page ``page``."""
+    block, offset = _divmod(page, lp[LP_PPB], lp[LP_PPB_SHIFT])
+    bt_slot, bank = _divmod(block, lp[LP_NB], lp[LP_NB_SHIFT])
+    idx = bt_slot * lp[LP_PPB] + offset
+    return bank, lp[LP_BT_ROW_BASE] + _divmod(idx, lp[LP_EPR], lp[LP_EPR_SHIFT])[0]
+
+
+@numba.njit(cache=True, inline="always")
+def chunk_order(g, lp, banks, recency_row, order):
+    """Fill ``order[:k]`` with the chunk indices of set g in read order: 0..k-1 (fixed),
+    or by the recency of their banks, least recent first (Fig. 7); ``banks[recency_row]``
+    holds it (larger = more recent)."""
+    k, nb = lp[LP_K], lp[LP_NB]
+    for j in range(k):
+        order[j] = j
+    if lp[LP_DYNAMIC] == 0:
+        return
+    for a in range(1, k):  # insertion sort on the banks' last-access stamps
+        j = order[a]
+        key = banks[recency_row, (g * k + j) % nb]
+        b = a - 1
+        while b >= 0 and banks[recency_row, (g * k + order[b]) % nb] > key:
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = j

@@ -1,0 +1,364 @@
+"""DRAM bank timing for the LPMT study: the paper's latency rule (Fig. 6 / Table V) and
+a stricter DDR4 command-level model, both over one stream of (bank, row) reads.
+
+**Part and clock.** The paper cites Micron's MT40A512M8 (4 Gb, x8, 16 banks in 4 bank
+groups, 1 KB rows) and gives Table I in cycles: RCD 9, CL 9, RTP 5, CCD 4, RP 9, DL 4.
+These are exactly the MT40A512M8-083E (DDR4-2400, 16-16-16, tAA = tRCD = tRP =
+13.32 ns) run at tCK = 1.5 ns (667 MHz, 1333 MT/s): its speed-bin table lists CL 9
+as supported for tCK 1.5-1.9 ns, 9 x 1.5 ns = 13.5 ns >= 13.32 ns, tRTP = max(4 nCK,
+7.5 ns) = 5 nCK, tCCD_S = 4 nCK and DL = BL8 / 2 = 4 nCK. So the default clock is
+tCK = 1.5 ns; it is a parameter (``tck_ns``), and the strict model's ns-specified
+limits are converted with it.
+
+**Paper model** (``model="paper"``). Open-row policy. For the read at time t to bank
+b[t] and row r[t], let n be the smallest of 1..window (window 4) with b[t] = b[t-n]:
+
+* r[t] equals the bank's open row -> DL (row hit);
+* otherwise, if n exists -> ``RTP + RP + RCD + CL + DL - (CL + n * DL)``, i.e. 23, 19,
+  15, 11 cycles for n = 1..4 with Table I (Fig. 6; Fig. 5's banks 3,1,2,3 give 15);
+* otherwise (no access to b in the window) -> DL: the precharge and activation are
+  hidden behind the other banks' transfers.
+
+The latency is the time from the end of the previous read's data to the end of this
+read's data, so a lookup's latency is the sum over its reads. Table V's six classes
+(b[t] = b[t-1..4] with a row change, no bank repeat in the window, row hit) are
+counted for both models.
+
+**Strict DDR4 model** (``model="ddr4"``). The same stream is scheduled command by
+command: READs in order (tCCD_S between bank groups, tCCD_L within one), ACT/PRE as
+early as tRCD, tRP, tRAS, tRC, tRTP, tRRD_S/tRRD_L and tFAW allow (a controller with
+look-ahead, as the paper's Fig. 5 assumes), and all-bank refresh every tREFI taking
+tRFC, which closes every row. A read's latency is again the distance between data
+ends, so both models are directly comparable. Writes are not timed in either model
+(the paper reports read latency only; LPMT/BT updates are posted writes).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+import numba
+import numpy as np
+
+from skftl.errors import ConfigError
+
+# indices into the int64 timing-parameter vector
+TP_MODEL, TP_RCD, TP_CL, TP_RTP, TP_CCD_S, TP_RP, TP_DL, TP_WINDOW = range(8)
+TP_RAS, TP_RC, TP_RRD_S, TP_RRD_L, TP_FAW, TP_CCD_L, TP_REFI, TP_RFC = range(8, 16)
+TP_GROUPS, TP_REORDER_ON_ACT = 16, 17
+TP_LEN = 18
+
+# indices into the scalar state vector
+SC_COUNT, SC_PREV_RD, SC_PREV_RD_GROUP, SC_LAST_ACT, SC_LAST_ACT_GROUP = range(5)
+SC_ACT_POS, SC_NEXT_REF, SC_PREV_END, SC_STAMP, SC_REFRESHES = range(5, 10)
+SC_LEN = 10
+
+# rows of the per-bank state matrix: open row, last READ / ACT time, earliest ACT after
+# a refresh, recency stamp (Fig. 7 order), index of the bank's last read in the stream
+B_OPEN, B_LAST_RD, B_LAST_ACT, B_READY, B_RECENCY, B_LAST_IDX = range(6)
+
+MODELS = {"paper": 0, "ddr4": 1}
+NEVER = -(1 << 40)  # "long ago": makes every time constraint slack
+
+
+@dataclass(frozen=True)
+class DramTiming:
+    """Timing of the LPMT DRAM. Cycle values are Table I; ns values are the DDR4
+    datasheet limits of the MT40A512M8 (DDR4-1600 column, the slowest listed, as the
+    part runs at 1333 MT/s) used only by the strict model."""
+
+    model: str = "paper"
+    tck_ns: float = 1.5
+    rcd: int = 9
+    cl: int = 9
+    rtp: int = 5
+    ccd: int = 4
+    rp: int = 9
+    dl: int = 4
+    window: int = 4  # Fig. 6 looks back over the last 4 reads
+    # strict DDR4 limits (ns unless noted; converted to cycles with tck_ns, then
+    # raised to the datasheet's nCK minimum)
+    tras_ns: float = 32.0
+    trrd_s_ns: float = 5.0
+    trrd_l_ns: float = 6.0
+    tfaw_ns: float = 25.0
+    tccd_l_ns: float = 6.25
+    trefi_ns: float = 7800.0
+    trfc_ns: float = 260.0  # 4 Gb die
+    bank_groups: int = 4
+    refresh: bool = True
+    reorder_on_act: bool = False  # Fig. 7 updates on ACT; default: on every read
+
+    @classmethod
+    def from_config(cls, section: dict) -> DramTiming:
+        names = {f.name for f in fields(cls)}
+        unknown = set(section) - names
+        if unknown:
+            raise ConfigError(f"unknown DRAM timing keys: {sorted(unknown)}")
+        t = cls(**section)
+        t.validate()
+        return t
+
+    def validate(self) -> None:
+        if self.model not in MODELS:
+            raise ConfigError(f"timing model must be one of {sorted(MODELS)}, got {self.model!r}")
+        for name in ("rcd", "cl", "rtp", "ccd", "rp", "dl", "window", "bank_groups"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"DRAM timing {name} must be >= 1, got {getattr(self, name)}")
+        if self.tck_ns <= 0:
+            raise ConfigError(f"tck_ns must be positive, got {self.tck_ns}")
+
+    def cycles(self, ns: float, min_nck: int = 0) -> int:
+        """ns limit -> cycles at tck_ns (rounded up), at least min_nck."""
+        return max(min_nck, math.ceil(ns / self.tck_ns - 1e-9))
+
+    def params(self) -> np.ndarray:
+        """The int64 parameter vector the kernels read."""
+        tp = np.zeros(TP_LEN, dtype=np.int64)
+        tp[TP_MODEL] = MODELS[self.model]
+        tp[TP_RCD], tp[TP_CL], tp[TP_RTP] = self.rcd, self.cl, self.rtp
+        tp[TP_CCD_S], tp[TP_RP], tp[TP_DL], tp[TP_WINDOW] = self.ccd, self.rp, self.dl, self.window
+        tras = self.cycles(self.tras_ns)
+        tp[TP_RAS] = tras
+        tp[TP_RC] = tras + self.rp
+        tp[TP_RRD_S] = self.cycles(self.trrd_s_ns, 4)
+        tp[TP_RRD_L] = self.cycles(self.trrd_l_ns, 4)
+        tp[TP_FAW] = self.cycles(self.tfaw_ns, 20)
+        tp[TP_CCD_L] = self.cycles(self.tccd_l_ns, self.ccd)
+        tp[TP_REFI] = self.cycles(self.trefi_ns) if self.refresh else 0
+        tp[TP_RFC] = self.cycles(self.trfc_ns)
+        tp[TP_GROUPS] = self.bank_groups
+        tp[TP_REORDER_ON_ACT] = int(self.reorder_on_act)
+        return tp
+
+    @property
+    def n_cases(self) -> int:
+        return self.window + 2
+
+
+def case_labels(window: int = 4) -> list[str]:
+    """Names of the Table V latency classes, in the order the kernels count them."""
+    return [f"b[t]=b[t-{n}]" for n in range(1, window + 1)] + [
+        f"b[t]!=b[t-1..{window}]",
+        "row hit",
+    ]
+
+
+class DramState:
+    """Mutable timing state of the banks (kept between kernel calls)."""
+
+    def __init__(self, n_banks: int, timing: DramTiming):
+        self.banks = np.zeros((6, n_banks), dtype=np.int64)
+        self.banks[B_OPEN] = -1
+        self.banks[B_LAST_RD] = NEVER
+        self.banks[B_LAST_ACT] = NEVER
+        self.banks[B_READY] = 0
+        self.banks[B_RECENCY] = -np.arange(n_banks, 0, -1)  # ties: lower bank is older
+        self.banks[B_LAST_IDX] = NEVER  # ties: chunk order, i.e. lower bank is older
+        self.acts = np.full(4, NEVER, dtype=np.int64)
+        self.sc = np.zeros(SC_LEN, dtype=np.int64)
+        self.sc[SC_PREV_RD] = NEVER
+        self.sc[SC_PREV_RD_GROUP] = -1
+        self.sc[SC_LAST_ACT] = NEVER
+        self.sc[SC_LAST_ACT_GROUP] = -1
+        tp = timing.params()
+        self.sc[SC_NEXT_REF] = tp[TP_REFI] if tp[TP_REFI] > 0 else np.iinfo(np.int64).max
+        self.cases = np.zeros(timing.n_cases, dtype=np.int64)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.banks, self.acts, self.sc, self.cases
+
+
+# The hot path keeps the scalar state in a tuple of locals (S_* positions below) and
+# only the per-bank state in arrays: loads that follow stores to the same small arrays
+# serialise on CPUs with store-bypass mitigations, which cost 10x in throughput.
+S_COUNT, S_STAMP, S_PREV_END, S_PREV_RD, S_PREV_RD_GROUP = range(5)
+S_LAST_ACT, S_LAST_ACT_GROUP, S_ACT_POS, S_NEXT_REF, S_REFRESHES = range(5, 10)
+
+
+@numba.njit(cache=True, inline="always")
+def params_tuple(a):
+    """The timing vector as a tuple: kernels read parameters from registers, not from an
+    array that every store to the state arrays might alias."""
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+            a[13], a[14], a[15], a[16], a[17])  # fmt: skip
+
+
+@numba.njit(cache=True, inline="always")
+def load_state(sc):
+    return (sc[SC_COUNT], sc[SC_STAMP], sc[SC_PREV_END], sc[SC_PREV_RD], sc[SC_PREV_RD_GROUP],
+            sc[SC_LAST_ACT], sc[SC_LAST_ACT_GROUP], sc[SC_ACT_POS], sc[SC_NEXT_REF],
+            sc[SC_REFRESHES])  # fmt: skip
+
+
+@numba.njit(cache=True, inline="always")
+def store_state(sc, s):
+    sc[SC_COUNT], sc[SC_STAMP], sc[SC_PREV_END], sc[SC_PREV_RD] = s[0], s[1], s[2], s[3]
+    sc[SC_PREV_RD_GROUP], sc[SC_LAST_ACT], sc[SC_LAST_ACT_GROUP] = s[4], s[5], s[6]
+    sc[SC_ACT_POS], sc[SC_NEXT_REF], sc[SC_REFRESHES] = s[7], s[8], s[9]
+
+
+@numba.njit(cache=True)
+def _refresh(tp, banks, next_ref):
+    """All-bank refresh due at ``next_ref``, issued once every open bank can be
+    precharged; closes every row. Returns when the banks can be activated again."""
+    start = next_ref
+    for b in range(banks.shape[1]):
+        if banks[B_OPEN, b] >= 0:
+            pre = max(banks[B_LAST_RD, b] + tp[TP_RTP], banks[B_LAST_ACT, b] + tp[TP_RAS])
+            start = max(start, pre + tp[TP_RP])
+    end = start + tp[TP_RFC]
+    for b in range(banks.shape[1]):
+        banks[B_OPEN, b] = -1
+        banks[B_READY, b] = end
+    return end
+
+
+@numba.njit(cache=True, inline="always")
+def _strict_read(bank, row, tp, banks, acts, s):
+    """Schedule one READ (plus PRE/ACT when needed) under DDR4 rules; returns the end
+    of its data burst and the new scalar state."""
+    count, stamp, prev_end, prev_rd, prev_rd_group, last_act, last_act_group, act_pos, \
+        next_ref, refreshes = s  # fmt: skip
+    group = bank % tp[TP_GROUPS]
+    if count > 0:
+        rd_min = prev_rd + (tp[TP_CCD_L] if group == prev_rd_group else tp[TP_CCD_S])
+    else:
+        rd_min = 0
+    while True:
+        hit = banks[B_OPEN, bank] == row
+        if hit:
+            act = -1
+            rd = max(rd_min, banks[B_LAST_ACT, bank] + tp[TP_RCD])
+            first = rd
+        else:
+            if banks[B_OPEN, bank] >= 0:
+                pre = max(banks[B_LAST_RD, bank] + tp[TP_RTP], banks[B_LAST_ACT, bank] + tp[TP_RAS])
+                act = pre + tp[TP_RP]
+            else:
+                act = banks[B_READY, bank]
+            act = max(act, banks[B_LAST_ACT, bank] + tp[TP_RC])
+            rrd = tp[TP_RRD_L] if group == last_act_group else tp[TP_RRD_S]
+            act = max(act, last_act + rrd)
+            act = max(act, acts[act_pos % 4] + tp[TP_FAW])  # oldest of the last 4 ACTs
+            rd = max(rd_min, act + tp[TP_RCD])
+            first = act
+        if tp[TP_REFI] > 0 and first >= next_ref:
+            _refresh(tp, banks, next_ref)
+            next_ref += tp[TP_REFI]
+            refreshes += 1
+            continue
+        break
+    if not hit:
+        banks[B_OPEN, bank] = row
+        banks[B_LAST_ACT, bank] = act
+        acts[act_pos % 4] = act
+        act_pos += 1
+        last_act = act
+        last_act_group = group
+    banks[B_LAST_RD, bank] = rd
+    end = rd + tp[TP_CL] + tp[TP_DL]
+    return end, (count, stamp, prev_end, rd, group, last_act, last_act_group, act_pos,
+                 next_ref, refreshes)  # fmt: skip
+
+
+@numba.njit(cache=True, inline="always")
+def read_core(bank, row, tp, banks, acts, s):
+    """One read of (bank, row): classify it (Table V class index, see case_labels), time
+    it under the selected model, update the open rows, the look-back window and the
+    bank recency. Returns (cycles, class, new scalar state)."""
+    window = tp[TP_WINDOW]
+    count = s[S_COUNT]
+    n = count - banks[B_LAST_IDX, bank]  # reads since this bank's last read
+    if n > window:
+        n = 0
+    hit = banks[B_OPEN, bank] == row
+    cls = window + 1 if hit else (n - 1 if n > 0 else window)
+    if tp[TP_MODEL] == 0:
+        if hit or n == 0:
+            lat = tp[TP_DL]
+        else:
+            # RTP + RP + RCD + CL + DL - (CL[t-n] + sum_{k=1..n} DL[t-k])   (Fig. 6)
+            full = tp[TP_RTP] + tp[TP_RP] + tp[TP_RCD] + tp[TP_CL] + tp[TP_DL]
+            lat = max(tp[TP_DL], full - tp[TP_CL] - n * tp[TP_DL])
+        banks[B_OPEN, bank] = row
+    else:
+        end, s = _strict_read(bank, row, tp, banks, acts, s)
+        lat = end - s[S_PREV_END]
+        s = (s[0], s[1], end, s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    banks[B_LAST_IDX, bank] = count  # also the Fig. 7 recency, unless reorder_on_act
+    stamp = s[S_STAMP]
+    if tp[TP_REORDER_ON_ACT] != 0 and not hit:
+        stamp += 1
+        banks[B_RECENCY, bank] = stamp
+    return lat, cls, (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+
+
+def recency_row(timing: DramTiming) -> int:
+    """Row of the bank-state matrix that orders banks for Fig. 7 (larger = more recent)."""
+    return B_RECENCY if timing.reorder_on_act else B_LAST_IDX
+
+
+@numba.njit(cache=True, inline="always")
+def _tally(cls, window, cases, tally):
+    """Count a read's class: row hits and "no bank repeat" (most reads) in the local
+    tally (see load_state for why), the rare bank conflicts in ``cases``."""
+    if cls == window + 1:
+        return (tally[0] + 1, tally[1])
+    if cls == window:
+        return (tally[0], tally[1] + 1)
+    cases[cls] += 1
+    return tally
+
+
+@numba.njit(cache=True, inline="always")
+def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
+    """``m`` consecutive reads of the same (bank, row); the paper model's row hits after
+    the first read are added in one step (same result as ``m`` calls of read_core).
+    Returns (cycles, state, tally); add the tally to ``cases`` with :func:`flush_tally`."""
+    window = tp[TP_WINDOW]
+    lat, cls, s = read_core(bank, row, tp, banks, acts, s)
+    tally = _tally(cls, window, cases, tally)
+    if m <= 1:
+        return lat, s, tally
+    if tp[TP_MODEL] != 0:
+        for _ in range(m - 1):
+            more_lat, cls, s = read_core(bank, row, tp, banks, acts, s)
+            tally = _tally(cls, window, cases, tally)
+            lat += more_lat
+        return lat, s, tally
+    more = m - 1
+    banks[B_LAST_IDX, bank] = s[S_COUNT] + more - 1
+    s = (s[0] + more, s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    return lat + more * tp[TP_DL], s, (tally[0] + more, tally[1])
+
+
+@numba.njit(cache=True, inline="always")
+def flush_tally(tp, cases, tally):
+    cases[tp[TP_WINDOW] + 1] += tally[0]
+    cases[tp[TP_WINDOW]] += tally[1]
+
+
+@numba.njit(cache=True)
+def time_stream_kernel(bank_seq, row_seq, tp_arr, banks, acts, sc, cases, out):
+    tp = params_tuple(tp_arr)
+    s = load_state(sc)
+    for i in range(bank_seq.shape[0]):
+        out[i], cls, s = read_core(bank_seq[i], row_seq[i], tp, banks, acts, s)
+        cases[cls] += 1
+    store_state(sc, s)
+
+
+def time_stream(
+    banks: np.ndarray, rows: np.ndarray, timing: DramTiming, n_banks: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Latency (cycles) of each read of a (bank, row) stream from a fresh state, and the
+    Table V class counts."""
+    banks = np.ascontiguousarray(banks, dtype=np.int64)
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    nb = int(n_banks if n_banks is not None else (banks.max() + 1 if banks.size else 1))
+    st = DramState(nb, timing)
+    out = np.zeros(banks.shape[0], dtype=np.int64)
+    time_stream_kernel(banks, rows, timing.params(), *st.arrays(), out)
+    return out, st.cases

@@ -1,0 +1,257 @@
+"""LPMT kernel vs the plain-Python reference, table invariants, and the paper's worked
+DRAM examples (Fig. 3, Fig. 5, Fig. 6 / Table V)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skftl.dram import DramTiming, Lpmt, LpmtConfig, case_labels, time_stream
+from skftl.dram import kernel as K
+from skftl.dram.hashes import hash_keys
+from skftl.dram.timing import TP_RC
+from tests.lpmt_reference import RefLpmt
+
+PLACEMENTS = ["single", "fixed", "dynamic", "set_per_bank"]
+
+
+@st.composite
+def scenarios(draw):
+    assoc = draw(st.sampled_from([1, 2, 4]))
+    cfg = LpmtConfig(
+        n_sets=draw(st.integers(1, 4)),
+        assoc=assoc,
+        n_secondary=draw(st.integers(0, 4)),
+        n_blocks=draw(st.integers(1, 4)),
+        pages_per_block=draw(st.integers(1, 4)),
+        hash=draw(st.sampled_from(["division", "folding", "xxhash"])),
+        placement=draw(st.sampled_from(PLACEMENTS)),
+        n_banks=draw(st.integers(1, 4)),
+        early_exit=draw(st.booleans()),
+        insert_on_read=draw(st.booleans()),
+        row_bytes=draw(st.sampled_from([32, 64])),  # 4 or 8 entries per row: row changes
+    )
+    timing = DramTiming(
+        model=draw(st.sampled_from(["paper", "ddr4"])),
+        bank_groups=draw(st.integers(1, 2)),
+        trefi_ns=draw(st.sampled_from([90.0, 7800.0])),  # short: many refreshes
+        trfc_ns=30.0,
+        reorder_on_act=draw(st.booleans()),
+    )
+    n = draw(st.integers(1, 60))
+    ops = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    keys = draw(st.lists(st.integers(0, 12), min_size=n, max_size=n))
+    args = draw(st.lists(st.integers(1, 4), min_size=n, max_size=n))
+    # DELETE_PAGE takes a page index (0-based), DELETE ignores its argument
+    args = [a - 1 if o == K.OP_DELETE_PAGE else a for o, a in zip(ops, args, strict=True)]
+    return cfg, timing, np.array(ops), np.array(keys), np.array(args)
+
+
+@settings(max_examples=150, deadline=None)
+@given(scenarios())
+def test_kernel_matches_reference(sc):
+    cfg, timing, ops, keys, args = sc
+    t = Lpmt(cfg, timing, record=10_000)
+    homes = t.homes(keys)
+    out = t.run(ops, keys, args)
+    ref = RefLpmt(cfg, timing, lambda k: int(hash_keys(cfg.hash, np.array([k]), cfg.n_sets)[0]),
+                  t.layout.bt_row_base)  # fmt: skip
+    want = [ref.op(int(o), int(k), int(a)) for o, k, a in zip(ops, keys, args, strict=True)]
+    assert out.latency.tolist() == [w[0] for w in want]
+    assert out.reads.tolist() == [w[1] for w in want]
+    assert out.status.tolist() == [w[2] for w in want]
+    assert homes.tolist() == [ref.homes_of(int(k)) for k in keys]
+    s = t.snapshot()
+    assert s["ent_key"].tolist() == ref.key
+    assert s["ent_pa"].tolist() == ref.pa
+    assert s["ent_flags"].tolist() == ref.flags
+    assert s["set_next"].tolist() == ref.next
+    assert s["set_prev"].tolist() == ref.prev
+    assert s["free_sets"].tolist() == ref.free_sets
+    assert s["bt_next"].tolist() == ref.bt_next
+    assert s["bt_prev"].tolist() == ref.bt_prev
+    assert s["bt_flags"].tolist() == ref.bt_flags
+    assert s["free_pages"].tolist() == ref.free_pages
+    assert s["cases"].tolist() == ref.dram.cases
+    n = int(s["counters"][K.CT_READS])
+    assert (
+        list(zip(t.record[0, :n].tolist(), t.record[1, :n].tolist(), strict=True)) == ref.dram.reads
+    )
+    assert s["counters"][K.CT_SEC_ALLOC] == ref.counters["sec_alloc"]
+    assert s["counters"][K.CT_SEC_FREE] == ref.counters["sec_free"]
+    assert s["counters"][K.CT_FAIL_PAGES] == ref.counters["fail_pages"]
+    assert s["counters"][K.CT_FAIL_SETS] == ref.counters["fail_sets"]
+    assert s["counters"][K.CT_CYCLES] == sum(w[0] for w in want)
+    t.check_invariants()
+
+
+@settings(max_examples=60, deadline=None)
+@given(scenarios())
+def test_invariants_and_live_keys(sc):
+    cfg, timing, ops, keys, args = sc
+    t = Lpmt(cfg, timing)
+    live: dict[int, int] = {}
+    for o, k, a in zip(ops.tolist(), keys.tolist(), args.tolist(), strict=True):
+        status = t.run(np.array([o]), np.array([k]), np.array([a])).status[0]
+        if status == K.ST_INSERTED or (status == K.ST_HIT and o == K.OP_WRITE and k in live):
+            live[k] = a
+        elif status == K.ST_HIT and o == K.OP_DELETE:
+            live.pop(k)
+        elif status == K.ST_HIT and o == K.OP_DELETE_PAGE and a < live[k]:
+            live[k] -= 1
+            if live[k] == 0:
+                live.pop(k)
+        t.check_invariants()
+    assert sorted(t.live_keys().tolist()) == sorted(live)
+    for k, n in live.items():
+        assert len(t.pages(k)) == n
+        assert t.lookup(k)[0]
+
+
+def small_table(**kw) -> Lpmt:
+    base = dict(n_sets=2, assoc=2, n_secondary=4, n_blocks=4, pages_per_block=4, hash="division")
+    return Lpmt(LpmtConfig(**(base | kw)))
+
+
+def test_secondary_sets_chain_and_free_from_middle():
+    t = small_table()
+    keys = [0, 2, 4, 6, 8, 10]  # all hash to set 0: primary + two secondary sets
+    for k in keys:
+        assert t.insert(k) == K.ST_INSERTED
+    assert t.location(4)[0] == 2 and t.location(8)[0] == 3
+    assert t.set_next[0] == 2 and t.set_next[2] == 3 and t.set_prev[3] == 2
+    t.delete(4)
+    t.delete(6)  # the middle secondary set is now empty: unlinked and freed
+    assert t.set_next[0] == 3 and t.set_prev[3] == 0
+    assert 2 in t.snapshot()["free_sets"]
+    t.check_invariants()
+    assert t.lookup(10)[0] and not t.lookup(6)[0]
+    t.insert(12)  # chain 0 -> 3 is full: the freed set 2 is reused at the chain's end
+    assert t.location(12) == (2, 0)
+    assert t.set_next[3] == 2 and t.set_prev[2] == 3 and t.set_next[2] == -1
+    t.check_invariants()
+
+
+def test_block_table_chain_delete_middle_first_last():
+    t = small_table()
+    t.insert(1, 4)
+    p = t.pages(1)
+    assert p == [0, 1, 2, 3]
+    assert t.delete_page(1, 2)  # middle
+    assert t.pages(1) == [0, 1, 3]
+    assert t.bt_next[1] == 3 and t.bt_prev[3] == 1
+    assert t.delete_page(1, 0)  # first: the LPMT entry now points at page 1
+    g, w = t.location(1)
+    assert t.pages(1) == [1, 3] and t.ent_pa[g, w] == 1 and t.bt_prev[1] == g * 2 + w
+    assert t.delete_page(1, 1)  # last
+    assert t.pages(1) == [1] and t.ent_flags[g, w] & K.F_SINGLE
+    t.check_invariants()
+    assert t.delete_page(1, 0)  # last page: the file is gone
+    assert t.location(1) is None
+    t.check_invariants()
+
+
+def test_update_remaps_out_of_place_and_single_flag_skips_bt():
+    t = small_table()
+    t.insert(3, 1)
+    _, lat1 = t.lookup(3)
+    reads = t.counters[K.CT_BT_READS]
+    t.lookup(3)
+    assert t.counters[K.CT_BT_READS] == reads  # single-page: no BT read
+    t.update(3, 3)
+    assert t.pages(3) == [1, 2, 3]  # new pages first, then the old one is freed
+    t.lookup(3)
+    assert t.counters[K.CT_BT_READS] == reads + 3  # the update found a single page: no BT read
+    t.check_invariants()
+
+
+def test_insert_fails_cleanly_when_full():
+    t = small_table(n_secondary=0, n_sets=1)
+    assert t.insert(0) == K.ST_INSERTED and t.insert(1) == K.ST_INSERTED
+    assert t.insert(2) == K.ST_FAILED
+    assert t.counters[K.CT_FAIL_SETS] == 1
+    t.check_invariants()
+
+
+# ------------------------------------------------------------------ DRAM timing rules
+def test_fig5_banks_3_1_2_3_last_read_is_15_cycles():
+    lat, cases = time_stream([3, 1, 2, 3], [0, 0, 0, 1], DramTiming(), n_banks=4)
+    assert lat[-1] == 15
+    assert cases[2] == 1  # class b[t] = b[t-3]
+
+
+@pytest.mark.parametrize("n, want", [(1, 23), (2, 19), (3, 15), (4, 11), (5, 4)])
+def test_fig6_latency_by_distance(n, want):
+    banks = [0] + list(range(1, n)) + [0]
+    lat, _ = time_stream(banks, [0] * n + [1], DramTiming(), n_banks=max(banks) + 1)
+    assert lat[-1] == want
+
+
+def test_row_hit_and_other_bank_cost_one_burst():
+    lat, cases = time_stream([0, 0, 1], [5, 5, 9], DramTiming(), n_banks=2)
+    assert lat[1:].tolist() == [4, 4]
+    assert cases.tolist() == [0, 0, 0, 0, 2, 1] and len(case_labels()) == 6
+
+
+def test_fig3_same_bank_other_row_18_and_23_cycles():
+    """Fig. 3: same bank, different row, no interleaving. The paper rule gives 23 cycles
+    between data ends (Table V). The strict scheduler with tRAS and refresh off places
+    the commands: ACT at 0, READ at RCD, PRE at READ + RTP, and the second READ 18 cycles
+    (RP + RCD, Fig. 3's 18) after that precharge; its data end 23 cycles after the first."""
+    t = DramTiming()
+    assert time_stream([0, 0], [0, 1], t, n_banks=1)[0][1] == 23
+    strict = DramTiming(model="ddr4", tras_ns=0.0, refresh=False)
+    lat, _ = time_stream([0, 0], [0, 1], strict, n_banks=1)
+    end0, end1 = lat[0], lat[0] + lat[1]
+    read0, read1 = end0 - t.cl - t.dl, end1 - t.cl - t.dl
+    assert read0 == t.rcd  # the first row was opened at cycle 0
+    precharge = read0 + t.rtp
+    assert read1 - precharge == 18
+    assert lat[1] == 23
+
+
+def test_strict_model_adds_tras_to_the_fig5_case():
+    """tRAS = 32 ns (22 cycles at 1.5 ns) forbids precharging bank 3 before cycle 22,
+    so Fig. 5's last read costs more than the paper's 15 cycles."""
+    strict = DramTiming(model="ddr4")
+    lat, _ = time_stream([3, 1, 2, 3], [0, 0, 0, 1], strict, n_banks=4)
+    assert lat[-1] > 15
+    relaxed = DramTiming(model="ddr4", tras_ns=0.0, refresh=False)
+    assert time_stream([3, 1, 2, 3], [0, 0, 0, 1], relaxed, n_banks=4)[0][-1] == 15
+    assert strict.params()[TP_RC] == 22 + 9
+
+
+def test_strict_bank_groups_and_refresh():
+    one_group = DramTiming(model="ddr4", bank_groups=1, refresh=False)
+    four = DramTiming(model="ddr4", bank_groups=4, refresh=False)
+    banks, rows = [0, 1, 2, 3] * 4, [0] * 16
+    assert time_stream(banks, rows, one_group, 4)[0][1:].tolist() == [5] * 15  # tCCD_L
+    assert time_stream(banks, rows, four, 4)[0][1:].tolist() == [4] * 15  # tCCD_S
+    refresh = DramTiming(model="ddr4", trefi_ns=30.0, trfc_ns=15.0)
+    lat, _ = time_stream([0] * 40, [0] * 40, refresh, 1)
+    assert lat.sum() > time_stream([0] * 40, [0] * 40, four, 1)[0].sum()
+
+
+def test_dynamic_order_reads_least_recent_bank_first():
+    """Fig. 7: after reading banks 0..3 in order, a read of bank 0 makes bank 1 the
+    least recently used, so the next set is read starting at bank 1."""
+    t = Lpmt(
+        LpmtConfig(n_sets=8, assoc=4, n_secondary=0, n_blocks=1, pages_per_block=8,
+                   placement="dynamic", n_banks=4, hash="division"),
+        record=64,
+    )  # fmt: skip
+    t.lookup(0)  # set 0: banks 0,1,2,3 (initial order)
+    t.lookup(1)  # set 1: 0,1,2,3 again (same recency order)
+    assert t.record[0, :8].tolist() == [0, 1, 2, 3, 0, 1, 2, 3]
+    fixed = Lpmt(LpmtConfig(n_sets=8, assoc=4, n_secondary=0, n_blocks=1, pages_per_block=8,
+                            placement="fixed", n_banks=4, hash="division"), record=64)  # fmt: skip
+    t.insert(9, 2)  # writes are untimed; set 1's lookup reads 0..3
+    n = int(t.counters[K.CT_READS])
+    t.run(np.array([K.OP_READ]), np.array([9]), np.array([1]))  # set 1 then 2 BT reads (bank 0)
+    t.lookup(2)
+    order = t.record[0, n + 6 : n + 10].tolist()
+    assert order == [1, 2, 3, 0]  # bank 0 was just used by the BT reads
+    fixed.lookup(2)
+    assert fixed.record[0, :4].tolist() == [0, 1, 2, 3]

@@ -1,0 +1,80 @@
+"""Trace -> file mapping and a smoke run of the lpmt study on a tiny config."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from skftl.config import load_config
+from skftl.dram import OP_READ, OP_WRITE
+from skftl.dram.files import file_stream
+from skftl.studies import lpmt
+from skftl.traces.requests import Requests, TraceMeta
+
+
+def test_requests_become_files():
+    req = Requests(
+        time_ns=np.arange(4),
+        offset_bytes=np.array([0, 4096, 0, 8192]),
+        size_bytes=np.array([512, 12288, 4097, 4096]),
+        is_write=np.array([True, False, True, False]),
+        meta=TraceMeta("t", "test"),
+    )
+    fs = file_stream(req, page_size=4096, la_unit=512)
+    assert fs.keys.tolist() == [0, 8, 0, 16]
+    assert fs.pages.tolist() == [1, 3, 2, 1]
+    assert fs.ops.tolist() == [OP_WRITE, OP_READ, OP_WRITE, OP_READ]
+    assert fs.n_files == 3
+    assert fs.pages_needed() == 2 + 3 + 1 + 3  # each file at its largest + one largest
+
+
+@pytest.fixture
+def tiny_cfg(monkeypatch):
+    monkeypatch.delenv("SKFTL_TRACE_DIRS", raising=False)
+    cfg = load_config()
+    cfg["traces"]["trace_dirs"] = []  # synthetic stand-ins only: fast and hermetic
+    cfg = lpmt.with_overrides(
+        cfg,
+        workloads=["Financial1", "WebSearch2"],
+        n_requests=3000,
+        hashes=["folding", "division", "xxhash"],
+        sensitivity={"placements": ["single", "dynamic"], "assoc": [4, 8],
+                     "load_factor": [0.5], "n_banks": [4, 8], "bank_groups": [1]},
+    )  # fmt: skip
+    return cfg
+
+
+def test_study_smoke(tiny_cfg):
+    ds = lpmt.run(tiny_cfg, progress=False)
+    for name, v in ds.data_vars.items():
+        assert "units" in v.attrs and "long_name" in v.attrs, name
+    assert ds["label"].values.tolist() == ["Financial1 (synthetic)", "WebSearch2 (synthetic)"]
+    assert ds["synthetic"].values.all()
+    assert (ds["failed_inserts"] == 0).all()
+    lat = ds["latency"].sel(model="paper")
+    assert (lat.sel(placement="dynamic") < lat.sel(placement="single")).all()
+    assert (ds["latency"].sel(model="ddr4") >= lat).all()  # strict rules only add delay
+    # every request is a lookup: case counts add up to the reads
+    reads = (ds["reads_per_lookup"] * ds["requests"]).round()
+    assert (ds["cases"].sum("case") == reads).all()
+    # WebSearch2's addresses are multiples of 4 sectors: division uses 1/4 of the sets
+    assert float(ds["set_occupancy"].sel(workload="WebSearch2", hash="division")) <= 25.0
+    head = lpmt.headline(ds)
+    assert list(head.columns) == ["metric", "paper", "ours", "rel_diff", "note"]
+    assert "Table VI improvement % dynamic" in set(head["metric"])
+    tabs = lpmt.tables(ds)
+    assert {"table4_occupancy", "table5_cases_paper", "table6_latency", "fig8_progress"} <= set(
+        tabs
+    )
+    # deterministic: same config -> same numbers
+    again = lpmt.run(tiny_cfg, progress=False)
+    assert np.array_equal(again["latency"].values, ds["latency"].values)
+    assert np.array_equal(again["cases"].values, ds["cases"].values)
+
+
+def test_notebook_parameters_reach_the_run(tiny_cfg):
+    cfg = lpmt.with_overrides(tiny_cfg, n_banks=8, timing_tck_ns=0.75, workloads=["Financial1"])
+    assert cfg["lpmt"]["n_banks"] == 8 and cfg["lpmt"]["timing"]["tck_ns"] == 0.75
+    assert tiny_cfg["lpmt"]["n_banks"] == 4  # the original is untouched
+    streams = lpmt.load_streams(cfg)
+    assert lpmt.table_config(cfg["lpmt"], streams).n_banks == 8
