@@ -32,13 +32,12 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
-from skftl.config import REPO_ROOT, trace_dirs
 from skftl.errors import ConfigError
 from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb, resolve_nand
 from skftl.nand.hotness import identify
 from skftl.nand.placement import host_page_positions
-from skftl.pipeline import load_by_id, real_trace_names
-from skftl.traces import expand_to_pages, workload
+from skftl.pipeline import load_by_id, real_trace_names, workload_for
+from skftl.traces import expand_to_pages
 from skftl.traces.requests import Requests
 
 PAPER_POLICIES = ("page", "ppb_split", "ppb")
@@ -146,19 +145,10 @@ def set_speed(ftl: Ftl, state, section: dict[str, Any], ratio: float) -> None:
 # --- traces -----------------------------------------------------------------------------
 def load_traces(cfg: dict[str, Any], section: dict[str, Any]) -> dict[str, Requests]:
     """``web`` and ``media`` (paper traces) then every other real trace found."""
-    tcfg = cfg.get("traces", {})
-    cache = tcfg.get("cache_dir")
     cap = section.get("max_requests")
     out: dict[str, Requests] = {}
     for key, name in section["traces"].items():
-        out[key] = workload(
-            name,
-            candidates=tcfg.get("workloads", {}).get(name),
-            trace_dirs=trace_dirs(cfg),
-            cache_dir=None if cache is None else REPO_ROOT / cache,
-            seed=int(cfg["seed"]),
-            n_requests=int(section["synthetic_requests"]),
-        )
+        out[key] = workload_for(name, cfg, n_requests=int(section["synthetic_requests"]))
     used = {r.meta.name for r in out.values()}
     extra = section.get("extra_traces", "all")
     names = real_trace_names(cfg) if extra == "all" else list(extra or [])
