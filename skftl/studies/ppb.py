@@ -242,6 +242,9 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     streams: dict[tuple, np.ndarray] = {}
     for j, page_size in enumerate(page_sizes):
         snapshots: dict[tuple, tuple[Ftl, Any]] = {}
+        # last variant using each preconditioned state: drop it after (paper scale holds
+        # ~250 MB per state)
+        last_use = {v.precondition_key: m for m, v in enumerate(vs)}
         for m, v in enumerate(vs):
             if v.precondition_key not in snapshots:
                 ftl = make_ftl(section, page_size, v)
@@ -261,7 +264,8 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                     for k, val in out.items():
                         data[k][i, j, r, m] = val
                     bar.update(1)
-        del snapshots
+            if last_use[v.precondition_key] == m:
+                del snapshots[v.precondition_key], ftl, snap
     bar.close()
     names = [v.name for v in vs]
     conv = names.index("page")
