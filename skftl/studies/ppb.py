@@ -12,7 +12,8 @@ preconditioned state serves all ratios and the ratio only changes the per-page l
 Policies (``POLICY`` variants): ``page`` = the conventional page-mapped FTL (one write point
 per chip, no hotness); ``ppb_split`` = Fig. 3's naive split (first-stage hot -> fast pages,
 cold -> slow pages of the same blocks); ``ppb`` = PPB (``skftl.nand.policies_ppb``). Beyond
-the paper: ``ppb_vb3/4/8`` (3, 4, 8 speed classes per block), ``ppb_strict`` (the literal
+the paper: ``ppb_vb3/4/8`` (3, 4, 8 speed classes per block), ``ppb_openN`` (N blocks with
+free space per area; GC's low watermark rises to 2N + 1 with it), ``ppb_strict`` (the literal
 "new VB only when both lists are full", ``max_open = 1``) and ``ppb_bloom`` (multiple bloom
 filters instead of the size check as first stage). All variants share the device, FTL
 settings, seeds and traces; the ``trace`` dimension holds the web server (the MSR web_0
@@ -74,6 +75,8 @@ def variants(section: dict[str, Any]) -> list[Variant]:
     beyond = section.get("beyond", {}) or {}
     for k in beyond.get("n_vbs", []):
         out.append(replace(base, name=f"ppb_vb{int(k)}", n_vbs=int(k)))
+    for k in beyond.get("max_open", []):
+        out.append(replace(base, name=f"ppb_open{int(k)}", max_open=int(k)))
     if beyond.get("strict", False):
         out.append(replace(base, name="ppb_strict", max_open=1))
     if beyond.get("bloom", False):
