@@ -6,11 +6,15 @@ import copy
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skftl.config import load_config
 from skftl.errors import ConfigError
 from skftl.nand import Timing
 from skftl.studies import ppb as study
+from skftl.traces import expand_to_pages
+from skftl.traces.requests import Requests, TraceMeta
 
 
 def tiny_config() -> dict:
@@ -76,3 +80,23 @@ def test_speed_anchor(anchor):
     assert ref == pytest.approx(49_000, rel=1e-3)
     with pytest.raises(ConfigError, match="speed_anchor"):
         Timing(1, 1, 1, 1.0, speed_anchor="median")
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 10**7), st.integers(1, 40_000), st.booleans()),
+        min_size=1,
+        max_size=60,
+    )
+)
+def test_compact_addresses_is_a_page_bijection(rows):
+    off, size, w = (np.array(x) for x in zip(*rows, strict=True))
+    req = Requests(np.arange(len(off)), off, size, w, TraceMeta(name="t", format="test"))
+    a = expand_to_pages(req, 4096)
+    b = expand_to_pages(study.compact_addresses(req, 4096), 4096)
+    assert (a.request == b.request).all()
+    pairs = set(zip(a.lpn.tolist(), b.lpn.tolist(), strict=True))
+    assert len({x for x, _ in pairs}) == len(pairs) == len({y for _, y in pairs})
+    assert sorted({y for _, y in pairs}) == list(range(len(pairs)))  # dense
+    assert sorted(pairs) == sorted(pairs, key=lambda p: p[1])  # address order kept
