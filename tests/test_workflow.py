@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +37,11 @@ def _snakemake(workdir: Path, config: Path, *extra: str) -> subprocess.Completed
         "2",
         *extra,
     ]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    # the repository first on the path, so the workflow's commands import this checkout even
+    # where skftl is not installed (the workflow changes into --directory)
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONPATH": path}
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
 
 
 def _tiny_config(tmp_path: Path, real: list[str]) -> Path:

@@ -172,7 +172,6 @@ def collect(S, chip, t):
             if dst_blk < 0:
                 S.ctr[C_ERROR] = ERR_NO_FREE_BLOCK
                 return
-            invalidate(S, src)
             dst = program(S, dst_blk, lpn)
             log_update(S, lpn, src, dst, LOG_GC)
             if copyback:
@@ -183,8 +182,12 @@ def collect(S, chip, t):
         S.ctr[C_GC_COPIES] += copies
         if copyback:
             S.chip_free[chip] = max(t, S.chip_free[chip]) + busy
+        # the victim's pages become invalid all at once: it is erased next
         for ppn in range(base, base + np_):
             S.p2l[ppn] = -1
+        for byte in range(base >> 3, (base + np_) >> 3):
+            S.valid[byte] = 0
+        S.vcount[victim] = 0
         S.next_page[victim] = 0
         S.erase_count[victim] += 1
         flash_erase(S, chip, t)

@@ -30,6 +30,9 @@ Hooks (``S`` is the ``FtlArrays`` state):
 * ``free_list_of(S, blk)`` -> which of the ``n_free_lists`` free FIFOs of its chip an
   erased block joins (SK-FTL: popcount of the block number; default: 0).
 
+While GC copies a victim (state VICTIM), the victim's valid bits and count are cleared only
+when it is erased, after its last copy: hooks called during GC must not read them.
+
 Mapping updates (host write, GC copy, TRIM) can be observed through the optional
 mapping-update log (``log_capacity`` > 0 in ``Ftl``): (lpn, old_ppn, new_ppn, kind).
 """

@@ -20,10 +20,9 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
-from skftl.config import REPO_ROOT, trace_dirs
 from skftl.nand import Ftl, result_dataset
 from skftl.nand.validation import uniform_waf
-from skftl.traces import workload
+from skftl.pipeline import workload_for
 
 
 def _waf_settings(section: dict[str, Any]) -> dict[str, Any]:
@@ -97,17 +96,7 @@ def trace_latency(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     """Replay the configured workload on the default device; per-request latency + summary."""
     section = cfg["ftl"]
     lat = section["latency"]
-    tcfg = cfg.get("traces", {})
-    cache = tcfg.get("cache_dir")
-    name = lat["workload"]
-    req = workload(
-        name,
-        candidates=tcfg.get("workloads", {}).get(name),
-        trace_dirs=trace_dirs(cfg),
-        cache_dir=None if cache is None else REPO_ROOT / cache,
-        seed=int(cfg["seed"]),
-        n_requests=lat.get("synthetic_requests"),
-    )
+    req = workload_for(lat["workload"], cfg, n_requests=lat.get("synthetic_requests"))
     ftl = Ftl.from_config(cfg["nand"], section)
     if lat.get("precondition", "fill") == "fill":
         ftl.fill()

@@ -1,0 +1,299 @@
+"""Plain-Python orchestration around the kernel: build the tables from profiles, device and
+token model; run one scheme on one operation stream; summarise."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from skftl.errors import ConfigError
+from skftl.power import kernel as K
+from skftl.power.device import OP_ERASE, OP_PROGRAM, OP_READ, T_ERASE, T_PROG_LSB, T_READ, Device
+from skftl.power.profiles import ATOMICS, PROG_EXEC, SAMPLE_NS, Profiles
+from skftl.power.tokens import TokenModel
+
+
+@dataclass
+class OpStream:
+    """NAND operations in arrival order: kind 0 read / 1 program / 2 erase, target chip,
+    MSB page flag (programs) and arrival time in ns."""
+
+    kind: np.ndarray
+    chip: np.ndarray
+    msb: np.ndarray
+    arrival_ns: np.ndarray
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        self.kind = np.ascontiguousarray(self.kind, dtype=np.int64)
+        self.chip = np.ascontiguousarray(self.chip, dtype=np.int64)
+        self.msb = np.ascontiguousarray(self.msb, dtype=np.int64)
+        self.arrival_ns = np.ascontiguousarray(self.arrival_ns, dtype=np.int64)
+        n = len(self.kind)
+        if not (len(self.chip) == len(self.msb) == len(self.arrival_ns) == n):
+            raise ValueError("op stream columns differ in length")
+        if n and np.any(np.diff(self.arrival_ns) < 0):
+            raise ValueError("op stream must be sorted by arrival time")
+        if n and (self.kind.min() < OP_READ or self.kind.max() > OP_ERASE):
+            raise ValueError("op kind must be 0 (read), 1 (program) or 2 (erase)")
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    @property
+    def op_type(self) -> np.ndarray:
+        """Kernel operation type: 0 read, 1 program LSB, 2 program MSB, 3 erase."""
+        t = np.where(self.kind == OP_READ, T_READ, T_ERASE)
+        return np.where(self.kind == OP_PROGRAM, T_PROG_LSB + (self.msb != 0), t).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Kernel tables (see ``kernel.simulate``) for one profile set, device and token model."""
+
+    arrays: tuple[np.ndarray, ...]  # in kernel table order (TMPL_OFF ... RUN_LVL)
+    sa_rt: np.ndarray
+    atomic_rt: np.ndarray
+    n_subatomic: np.ndarray
+    max_atomic_ns: int
+
+    def packed(self) -> tuple[np.ndarray, np.ndarray]:
+        """(flat table array, start offset of each table) as the kernel takes them."""
+        lens = np.array([len(a) for a in self.arrays], np.int64)
+        to = np.zeros(len(lens) + 1, np.int64)
+        to[1:] = np.cumsum(lens)
+        return np.concatenate(self.arrays).astype(np.int64), to
+
+
+DCC_MODELS = ("atomic", "subatomic")
+
+
+def build_tables(
+    profiles: Profiles, device: Device, tokens: TokenModel, dcc_model: str = "subatomic"
+) -> Tables:
+    """Kernel tables. ``dcc_model`` is the resolution of the current model DCC's controller
+    holds per operation: the peak of every atomic or of every sub-atomic operation."""
+    if dcc_model not in DCC_MODELS:
+        raise ConfigError(f"dcc_model must be one of {DCC_MODELS}, got {dcc_model!r}")
+    tmpl = device.templates()
+    # each template is followed by one pad slot so tmpl_cum[off + len] is its total duration
+    tmpl_off = np.zeros(len(tmpl), np.int64)
+    tmpl_len = np.array([len(t) for t in tmpl], np.int64)
+    tmpl_off[1:] = np.cumsum(tmpl_len + 1)[:-1]
+    tmpl_atom = np.zeros(int((tmpl_len + 1).sum()), np.int64)
+    tmpl_cum = np.zeros_like(tmpl_atom)
+    a_dur = np.array([profiles.duration_ns(a) for a in range(len(ATOMICS))], np.int64)
+    for i, seq in enumerate(tmpl):
+        o = tmpl_off[i]
+        tmpl_atom[o : o + len(seq)] = seq
+        tmpl_cum[o + 1 : o + len(seq) + 1] = np.cumsum(a_dur[seq])
+    a_peak = np.array([profiles.peak(a) for a in range(len(ATOMICS))], np.int64)
+    sas = [profiles.sub_atomic(a, device.subatomic_interval_ns) for a in range(len(ATOMICS))]
+    a_sa_len = np.array([len(s.peak) for s in sas], np.int64)
+    a_sa_off = np.concatenate(([0], np.cumsum(a_sa_len)[:-1])).astype(np.int64)
+    sa_dur = np.concatenate([(s.stop - s.start) * SAMPLE_NS for s in sas]).astype(np.int64)
+    sa_peak = np.concatenate([s.peak for s in sas]).astype(np.int64)
+    sa_rt = np.array([tokens.required_tokens(p) for p in sa_peak], np.int64)
+    # pre-charge zone (PPM): the first sub-atomic operation of program execution
+    a_ppz = np.zeros(len(ATOMICS), np.int64)
+    a_ppz[PROG_EXEC] = sa_dur[a_sa_off[PROG_EXEC]]
+    runs = [profiles.runs(a) for a in range(len(ATOMICS))]
+    a_run_len = np.array([len(r[0]) for r in runs], np.int64)
+    a_run_off = np.concatenate(([0], np.cumsum(a_run_len)[:-1])).astype(np.int64)
+    run_off = np.concatenate([r[0] for r in runs]).astype(np.int64)
+    run_dur = np.concatenate([r[1] for r in runs]).astype(np.int64)
+    run_lvl = np.concatenate([r[2] for r in runs]).astype(np.int64)
+    # DCC envelope per operation type: (duration, level) pieces, one pad slot per type
+    env_dur: list[list[int]] = []
+    env_lvl: list[list[int]] = []
+    for seq in tmpl:
+        if dcc_model == "atomic":
+            env_dur.append([int(a_dur[a]) for a in seq])
+            env_lvl.append([int(a_peak[a]) for a in seq])
+        else:
+            env_dur.append(
+                [int(d) for a in seq for d in sa_dur[a_sa_off[a] : a_sa_off[a] + a_sa_len[a]]]
+            )
+            env_lvl.append(
+                [int(x) for a in seq for x in sa_peak[a_sa_off[a] : a_sa_off[a] + a_sa_len[a]]]
+            )
+    env_len = np.array([len(d) for d in env_dur], np.int64)
+    env_off = np.zeros(len(tmpl), np.int64)
+    env_off[1:] = np.cumsum(env_len + 1)[:-1]
+    env_cum = np.zeros(int((env_len + 1).sum()), np.int64)
+    env_lv = np.zeros_like(env_cum)
+    for i, (d, lv) in enumerate(zip(env_dur, env_lvl, strict=True)):
+        o = env_off[i]
+        env_cum[o + 1 : o + len(d) + 1] = np.cumsum(d)
+        env_lv[o : o + len(d)] = lv
+    arrays = (
+        tmpl_off, tmpl_len, tmpl_atom, tmpl_cum, a_dur, a_peak, a_sa_off, a_sa_len, a_ppz,
+        sa_dur, sa_rt, a_run_off, a_run_len, run_off, run_dur, run_lvl,
+        env_off, env_len, env_cum, env_lv,
+    )  # fmt: skip
+    return Tables(
+        arrays=arrays,
+        sa_rt=sa_rt,
+        atomic_rt=sa_rt[a_sa_off],
+        n_subatomic=a_sa_len,
+        max_atomic_ns=int(a_dur.max()),
+    )
+
+
+@dataclass
+class SimResult:
+    scheme: str
+    op_issue: np.ndarray  # operation handed to the chip (channel transfer done), ns
+    op_start: np.ndarray
+    op_done: np.ndarray
+    wait_ns: np.ndarray  # per atomic id (ATOMICS order), summed over chips
+    wait_count: np.ndarray
+    series: np.ndarray  # max current (micro-I_max) per recording bin
+    stats: dict[str, int]
+    budget_units: int
+    makespan_ns: int
+    first_arrival_ns: int
+
+    @property
+    def completed(self) -> bool:
+        return bool(np.all(self.op_done >= 0))
+
+    @property
+    def throughput_ops_per_s(self) -> float:
+        return len(self.op_done) / max(self.makespan_ns, 1) * 1e9
+
+    def mean_latency_ns(self, kinds: np.ndarray, kind: int) -> float:
+        """Mean time from handing an operation of ``kind`` to its chip until it completes
+        (the paper's latency, Sec. IV-C4); nan if there is none."""
+        sel = kinds == kind
+        if not sel.any():
+            return float("nan")
+        return float(np.mean(self.op_done[sel] - self.op_issue[sel]))
+
+    @property
+    def violations(self) -> int:
+        return self.stats["violation_samples"]
+
+    @property
+    def violations_per_ms(self) -> float:
+        return self.violations / max(self.makespan_ns, 1) * 1e6
+
+    @property
+    def peak_over_budget(self) -> float:
+        """Peak current relative to the budget, minus one (0.53 = 53 % above budget)."""
+        return self.stats["peak_current"] / self.budget_units - 1.0
+
+
+def simulate(
+    ops: OpStream,
+    scheme: str,
+    profiles: Profiles,
+    device: Device,
+    tokens: TokenModel,
+    *,
+    n_rings: int = 1,
+    ctrl_msg_ns: int = 0,
+    record_bin_samples: int = 0,
+    check_tokens: bool = False,
+    dcc_model: str = "subatomic",
+    tables: Tables | None = None,
+) -> SimResult:
+    """Simulate ``ops`` under ``scheme`` (a key of ``kernel.SCHEMES``).
+
+    ``n_rings`` splits the chips into that many rings of consecutive chips, each with
+    TT / n_rings tokens (a ring per channel). ``record_bin_samples`` > 0 records the maximum
+    current of every bin of that many 40 ns samples. ``check_tokens`` verifies token
+    conservation after every event (counted in ``stats['conservation_errors']``).
+    ``dcc_model`` sets DCC's current model (see ``build_tables``); ignored when ``tables``
+    are given.
+    """
+    if scheme not in K.SCHEMES:
+        raise ConfigError(f"unknown scheme {scheme!r}; known: {', '.join(K.SCHEMES)}")
+    n = device.n_chips
+    if n_rings < 1 or n % n_rings:
+        raise ConfigError(f"n_rings ({n_rings}) must divide n_chips ({n})")
+    tt = tokens.total_tokens
+    if tt % n_rings:
+        raise ConfigError(f"total tokens {tt} cannot be split evenly over {n_rings} rings")
+    if len(ops) and (ops.chip.min() < 0 or ops.chip.max() >= n):
+        raise ConfigError(f"op stream addresses chips outside 0..{n - 1}")
+    tables = tables or build_tables(profiles, device, tokens, dcc_model)
+    if tables.atomic_rt.max() > tt // n_rings:
+        raise ConfigError(
+            f"an atomic operation needs {tables.atomic_rt.max()} tokens but a ring holds "
+            f"only {tt // n_rings}: raise alpha or use fewer rings"
+        )
+    op_type = ops.op_type
+    order = np.lexsort((np.arange(len(ops)), ops.chip))  # by chip, then arrival order
+    chip_q = order.astype(np.int64)
+    chip_q_off = np.zeros(n + 1, np.int64)
+    chip_q_off[1:] = np.cumsum(np.bincount(ops.chip, minlength=n))
+    window = 1 << max(6, int(np.ceil(np.log2(tables.max_atomic_ns // SAMPLE_NS + 4))))
+    hop_ns = int(round(tokens.transfer_cycles() * device.cycle_ns))
+    comp_ns = int(round(device.t_comp_cycles * device.cycle_ns))
+    prm = np.zeros(K.N_PARAMS, np.int64)
+    prm[K.R_SCHEME] = K.SCHEMES[scheme]
+    prm[K.R_N] = n
+    prm[K.R_M] = n // n_rings
+    prm[K.R_TT] = tt // n_rings if scheme != "CTRL" else tt
+    prm[K.R_PB] = tokens.budget_units
+    prm[K.R_HOP] = hop_ns
+    prm[K.R_COMP] = comp_ns
+    prm[K.R_S] = SAMPLE_NS
+    prm[K.R_WAYS] = device.ways_per_channel
+    prm[K.R_MSG] = ctrl_msg_ns
+    prm[K.R_WMASK] = window - 1
+    prm[K.R_BIN] = record_bin_samples
+    prm[K.R_CHECK] = int(check_tokens)
+    if record_bin_samples > 0:
+        bound = _makespan_bound(ops, tables, device, hop_ns, comp_ns, ctrl_msg_ns)
+        series = np.zeros(bound // (SAMPLE_NS * record_bin_samples) + 2, np.int64)
+    else:
+        series = np.zeros(0, np.int64)
+    op_issue = np.full(len(ops), -1, np.int64)
+    op_start = np.full(len(ops), -1, np.int64)
+    op_done = np.full(len(ops), -1, np.int64)
+    wait_ns = np.zeros(len(ATOMICS), np.int64)
+    wait_cnt = np.zeros(len(ATOMICS), np.int64)
+    stats = np.zeros(K.N_GLOBALS, np.int64)
+    K.simulate(
+        ops.chip, op_type, ops.arrival_ns, chip_q, chip_q_off,
+        np.asarray(device.xfer_ns(), np.int64), *tables.packed(), prm,
+        op_issue, op_start, op_done, wait_ns, wait_cnt, series, stats,
+    )  # fmt: skip
+    st = dict(zip(K.STAT_NAMES, (int(x) for x in stats), strict=True))
+    if st["window_overflow"]:
+        raise RuntimeError("current window overflow (kernel bug)")
+    first = int(ops.arrival_ns[0]) if len(ops) else 0
+    last = int(op_done.max()) if len(ops) else 0
+    if record_bin_samples > 0:
+        used = last // (SAMPLE_NS * record_bin_samples) + 1
+        series = series[:used]
+    return SimResult(
+        scheme=scheme,
+        op_issue=op_issue,
+        op_start=op_start,
+        op_done=op_done,
+        wait_ns=wait_ns,
+        wait_count=wait_cnt,
+        series=series,
+        stats=st,
+        budget_units=tokens.budget_units,
+        makespan_ns=max(last - first, 0),
+        first_arrival_ns=first,
+    )
+
+
+def _makespan_bound(ops, tables, device, hop_ns, comp_ns, msg_ns) -> int:
+    """Completion-time bound: every operation serialised after the last arrival, each atomic
+    operation paying a full ring round, compute time and controller messages."""
+    tmpl_len = tables.arrays[1]
+    tmpl_cum = tables.arrays[3]
+    tmpl_off = tables.arrays[0]
+    ty = ops.op_type
+    per = tmpl_cum[tmpl_off[ty] + tmpl_len[ty]] + tmpl_len[ty] * (
+        (device.n_chips + 1) * hop_ns + comp_ns + 2 * msg_ns * device.n_chips
+    )
+    xfer = np.asarray(device.xfer_ns())[ty]
+    return int(ops.arrival_ns.max() + per.sum() + xfer.sum() + 1) if len(ops) else 1

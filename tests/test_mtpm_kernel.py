@@ -1,0 +1,200 @@
+"""The power-management kernel against the naive pure-Python reference, token conservation,
+the budget guarantee of MTPM / KMTPM / DCC / CTRL, and the Fig. 4 deadlock."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skftl.power.device import Device
+from skftl.power.profiles import ATOMICS, LEVEL_UNIT, SAMPLE_NS, Profiles, load_profiles
+from skftl.power.sim import OpStream, simulate
+from skftl.power.tokens import TokenModel
+from tests.power_reference import reference_simulate
+
+ALL = ["NPM", "PPM", "DCC", "MTPM", "KMTPM_A", "KMTPM_SA", "CTRL"]
+GUARANTEED = ["DCC", "MTPM", "KMTPM_A", "KMTPM_SA", "CTRL"]
+
+
+@st.composite
+def tiny_profiles(draw) -> Profiles:
+    """Short random staircase profiles (40-400 ns segments) so the reference stays fast."""
+    out = []
+    for _ in ATOMICS:
+        segs = draw(
+            st.lists(st.tuples(st.integers(1, 10), st.integers(1, 20)), min_size=1, max_size=4)
+        )
+        out.append(
+            np.concatenate([np.full(n, lvl * LEVEL_UNIT // 20, np.int64) for n, lvl in segs])
+        )
+    return Profiles(tuple(out), "hypothesis")
+
+
+@st.composite
+def op_streams(draw, n_chips: int) -> OpStream:
+    n = draw(st.integers(1, 10))
+    kind = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    chip = draw(st.lists(st.integers(0, n_chips - 1), min_size=n, max_size=n))
+    msb = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    arr = np.sort(np.array(draw(st.lists(st.integers(0, 3000), min_size=n, max_size=n))))
+    return OpStream(np.array(kind), np.array(chip), np.array(msb), arr)
+
+
+@st.composite
+def cases(draw):
+    n_chips = draw(st.sampled_from([2, 4, 8]))
+    ways = draw(st.sampled_from([w for w in (1, 2, 4, 8) if n_chips % w == 0]))
+    dev = Device(
+        n_chips=n_chips,
+        ways_per_channel=ways,
+        program_loops=draw(st.integers(1, 2)),
+        msb_verifies=draw(st.integers(1, 2)),
+        xfer_read_ns=draw(st.sampled_from([0, 40, 130])),
+        xfer_program_ns=draw(st.sampled_from([0, 200, 555])),
+        xfer_erase_ns=draw(st.sampled_from([0, 40])),
+    )
+    scheme = draw(st.sampled_from(ALL))
+    n_rings = 1
+    if scheme in ("MTPM", "KMTPM_A", "KMTPM_SA"):
+        n_rings = draw(st.sampled_from([r for r in (1, 2) if n_chips % r == 0]))
+    tg = draw(st.integers(2, 4))
+    alpha = n_rings * draw(st.integers(1, 3))
+    prof = draw(tiny_profiles())
+    ops = draw(op_streams(n_chips))
+    msg = draw(st.sampled_from([0, 25])) if scheme == "CTRL" else 0
+    dcc = draw(st.sampled_from(["atomic", "subatomic"]))
+    return ops, scheme, prof, dev, TokenModel(alpha, tg), n_rings, msg, dcc
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_kernel_matches_reference(case):
+    ops, scheme, prof, dev, tok, n_rings, msg, dcc = case
+    kw = {"n_rings": n_rings, "ctrl_msg_ns": msg, "dcc_model": dcc}
+    res = simulate(ops, scheme, prof, dev, tok, check_tokens=True, **kw)
+    ref = reference_simulate(ops, scheme, prof, dev, tok, **kw)
+    assert np.array_equal(res.op_done, ref["op_done"])
+    assert np.array_equal(res.op_start, ref["op_start"])
+    assert np.array_equal(res.op_issue, ref["op_issue"])
+    assert np.array_equal(res.wait_ns, ref["wait_ns"])
+    assert res.stats["peak_current"] == ref["peak_current"]
+    assert res.stats["violation_samples"] == ref["violation_samples"]
+    assert res.stats["conservation_errors"] == 0 == ref["conservation_errors"]
+    assert res.completed
+
+
+@st.composite
+def default_mixes(draw):
+    n = draw(st.integers(1, 60))
+    kind = draw(st.lists(st.sampled_from([0, 0, 1, 1, 2]), min_size=n, max_size=n))
+    chip = draw(st.lists(st.integers(0, 7), min_size=n, max_size=n))
+    msb = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    arr = np.sort(np.array(draw(st.lists(st.integers(0, 2_000_000), min_size=n, max_size=n))))
+    return OpStream(np.array(kind), np.array(chip), np.array(msb), arr)
+
+
+PROFILES = load_profiles()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    default_mixes(),
+    st.sampled_from(GUARANTEED),
+    st.sampled_from([2, 3, 4, 5, 6, 8]),
+    st.sampled_from([2, 3, 4, 5]),
+    st.sampled_from([0, 40_960]),
+    st.sampled_from(["atomic", "subatomic"]),
+)
+def test_managed_schemes_never_exceed_budget(ops, scheme, alpha, tg, xfer, dcc):
+    """Every 40 ns sample of the summed current stays within PB, tokens are conserved at
+    every event, and every operation completes."""
+    dev = Device(xfer_program_ns=xfer)
+    res = simulate(
+        ops, scheme, PROFILES, dev, TokenModel(alpha, tg), check_tokens=True, dcc_model=dcc
+    )
+    assert res.violations == 0
+    assert res.stats["peak_current"] <= alpha * LEVEL_UNIT
+    assert res.stats["conservation_errors"] == 0
+    assert res.completed
+
+
+def test_unmanaged_schemes_do_violate_on_a_burst():
+    """The property above is not vacuous: NPM and PPM exceed the budget on the same kind of
+    input (8 simultaneous reads: 8 x 0.8543 I_max > 4 I_max)."""
+    ops = OpStream(np.zeros(8), np.arange(8), np.zeros(8), np.zeros(8))
+    for scheme in ("NPM", "PPM"):
+        res = simulate(ops, scheme, PROFILES, Device(), TokenModel(4, 4))
+        assert res.violations > 0
+        assert res.stats["peak_current"] == round(8 * 0.8543 * LEVEL_UNIT)
+
+
+def _fig4_profiles() -> Profiles:
+    """TT = 15 (alpha 1, TG 4). Erase execution needs 5 tokens, read setup 12, program
+    execution 8; every other atomic operation 1 token."""
+    low = np.full(5, LEVEL_UNIT // 20, np.int64)
+    lv = {"erase_exec": 0.3333, "read_setup": 0.8, "prog_exec": 0.5}
+    out = []
+    for name in ATOMICS:
+        if name in lv:
+            out.append(np.full(25, round(lv[name] * LEVEL_UNIT), np.int64))  # 1 us
+        else:
+            out.append(low)
+    return Profiles(tuple(out), "fig4")
+
+
+def _fig4_ops(hop: int) -> OpStream:
+    # w0 erases from t=0 and gets all tokens when they come round (slot 4); w2's read and
+    # w1's program arrive just after the token packet has passed them
+    return OpStream(
+        kind=np.array([2, 0, 1]),
+        chip=np.array([0, 2, 1]),
+        msb=np.zeros(3),
+        arrival_ns=np.array([0, 4 * hop + 1, 5 * hop + 1]),
+    )
+
+
+def test_fig4_deadlock_without_key_and_completion_with_it():
+    dev = Device(n_chips=4, ways_per_channel=4, program_loops=1)
+    tok = TokenModel(1, 4)
+    hop = round(tok.transfer_cycles() * dev.cycle_ns)
+    prof = _fig4_profiles()
+    ops = _fig4_ops(hop)
+    nokey = simulate(ops, "NOKEY", prof, dev, tok, check_tokens=True)
+    assert nokey.op_done[0] >= 0  # w0 finishes ...
+    assert nokey.op_done[1] == -1 and nokey.op_done[2] == -1  # ... w2 and w1 never start
+    assert nokey.op_start[1] == -1 and nokey.op_start[2] == -1
+    assert nokey.stats["conservation_errors"] == 0
+    ref = reference_simulate(ops, "NOKEY", prof, dev, tok)
+    assert np.array_equal(ref["op_done"], nokey.op_done)
+    for scheme in ("MTPM", "KMTPM_A", "KMTPM_SA"):
+        res = simulate(ops, scheme, prof, dev, tok, check_tokens=True)
+        assert res.completed, scheme
+        assert res.stats["conservation_errors"] == 0
+
+
+def test_no_key_variant_holds_partial_tokens_like_fig4():
+    """In the deadlock the 15 tokens sit as 10 at w2 (needs 12) and 5 at w1 (needs 8)."""
+    dev = Device(n_chips=4, ways_per_channel=4, program_loops=1)
+    tok = TokenModel(1, 4)
+    hop = round(tok.transfer_cycles() * dev.cycle_ns)
+    ref = reference_simulate(_fig4_ops(hop), "NOKEY", _fig4_profiles(), dev, tok)
+    assert ref["op_done"][0] >= 0 and ref["op_done"][2] == -1
+
+
+@pytest.mark.parametrize("scheme", ["MTPM", "KMTPM_SA"])
+def test_multi_ring_keeps_each_ring_within_its_share(scheme):
+    ops = OpStream(np.ones(16), np.arange(16) % 8, np.zeros(16), np.zeros(16))
+    res = simulate(
+        ops, scheme, PROFILES, Device(ways_per_channel=4), TokenModel(4, 4), n_rings=2,
+        check_tokens=True,
+    )  # fmt: skip
+    assert res.completed and res.violations == 0 and res.stats["conservation_errors"] == 0
+
+
+def test_recorded_series_matches_peak():
+    ops = OpStream(np.array([1, 0, 1, 0]), np.arange(4), np.zeros(4), np.zeros(4))
+    res = simulate(ops, "NPM", PROFILES, Device(), TokenModel(4, 4), record_bin_samples=1)
+    assert res.series.max() == res.stats["peak_current"]
+    assert len(res.series) * SAMPLE_NS >= res.makespan_ns

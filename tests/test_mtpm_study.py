@@ -1,0 +1,62 @@
+"""Smoke test of the mtpm study on a tiny configuration."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from skftl.config import load_config
+from skftl.studies import mtpm
+
+
+def tiny_cfg() -> dict:
+    cfg = copy.deepcopy(load_config())
+    cfg["traces"]["workloads"] = {}  # presets only: no trace parsing in a smoke test
+    s = cfg["mtpm"]
+    s["synthetic"]["n_ops"] = 40
+    s["synthetic"]["traces"] = {"R0": 0, "R50": 50, "R100": 100}
+    s["tg_sweep"] = [3, 4]
+    s["alpha_sweep"] = [4, 8]
+    s["real"].update(workloads={"Financial1": []}, n_requests=60, n_ops=40)
+    s["multichannel"].update(n_ops=64, workload="Financial1")
+    s["sensitivity"].update(variants=["default", "short_read_exec"], traces=["R100"])
+    s["fig11"]["bin_samples"] = 250
+    return cfg
+
+
+def test_study_runs_and_headline_has_every_metric():
+    ds = mtpm.run(tiny_cfg(), progress=False)
+    for name, var in ds.data_vars.items():
+        assert "units" in var.attrs and "long_name" in var.attrs, name
+    assert "config" in ds.attrs and "skftl_version" in ds.attrs
+    # managed schemes stay within the budget, NPM does not on a burst of 8 chips
+    assert float(ds.peak_over_budget.sel(scheme="KMTPM_SA").max()) <= 0
+    assert float(ds.peak_over_budget.sel(scheme="NPM", trace="R50")) > 0
+    assert np.all(ds.violations_per_ms.sel(scheme=["DCC", "MTPM", "KMTPM_A", "KMTPM_SA"]) == 0)
+    assert ds.latency_overhead.sel(operation="program_lsb").values[:2].tolist() == [40, 1020]
+    assert "Financial1 (synthetic)" in ds.workload_label.values
+    again = mtpm.run(tiny_cfg(), progress=False)
+    assert ds.identical(again)  # same config -> same dataset
+    head = mtpm.headline(ds)
+    assert list(head.columns) == ["metric", "paper", "ours", "rel_diff", "note"]
+    assert len(head) == 17 and head.ours.notna().all()
+
+
+def test_notebook_parameter_defaults_equal_config():
+    import json
+
+    from skftl.config import REPO_ROOT
+
+    nb = json.loads((REPO_ROOT / "notebooks" / "03_mtpm.ipynb").read_text())
+    cells = nb["cells"]
+    cell = next(c for c in cells if "parameters" in c["metadata"].get("tags", []))
+    params: dict = {}
+    src = cell["source"]
+    exec("".join(src) if isinstance(src, list) else src, {}, params)
+    sec = load_config()["mtpm"]
+    assert params["alpha"] == sec["alpha"] and params["tg"] == sec["tg"]
+    assert params["n_ops"] == sec["synthetic"]["n_ops"]
+    assert params["tg_sweep"] == sec["tg_sweep"] and params["alpha_sweep"] == sec["alpha_sweep"]
+    assert params["profiles"] == sec["profiles"]
+    assert all(not c.get("outputs") for c in cells if c["cell_type"] == "code")
