@@ -67,11 +67,11 @@ def _drop_stale_cache() -> None:
     ``core`` and ``policy``: drop the cached machine code of all three when any of them
     changed (e.g. a new policy was added), so an edit can never run stale code."""
     here = Path(__file__).parent
-    # policies_*.py: policy modules whose hooks policy.py inlines
-    names = ["core.py", "policy.py", "kernel.py"] + sorted(
+    # policy modules (policies_*.py) are inlined too
+    files = ["core.py", "policy.py", "kernel.py"] + sorted(
         p.name for p in here.glob("policies_*.py")
     )
-    src = b"".join((here / f).read_bytes() for f in names)
+    src = b"".join((here / f).read_bytes() for f in files)
     digest = hashlib.sha256(src).hexdigest()
     cache = here / "__pycache__"
     stamp = cache / "nand_kernel_sources.sha256"
@@ -81,7 +81,7 @@ def _drop_stale_cache() -> None:
     except OSError:
         pass
     for stale in cache.glob("*.nb[ic]"):
-        if stale.name.split(".")[0] in [n[:-3] for n in names]:
+        if stale.name.split(".")[0] in {f[:-3] for f in files}:
             stale.unlink(missing_ok=True)
     cache.mkdir(exist_ok=True)
     stamp.write_text(digest)

@@ -57,11 +57,18 @@ from skftl.nand.policies_ppb import (  # PPB and the naive split (skftl/nand/pol
     split_select_block,
     split_write_stream,
 )
+from skftl.nand.policies_skftl import skftl_free_list, skftl_select_block
 
 POLICY_PAGE = 0  # conventional page-mapped FTL: one write point per (chip, stream)
+POLICY_SKFTL = 2  # SK-FTL's SK-aware allocator (skftl/nand/policies_skftl.py)
 POLICY_PPB = 20  # PPB: hot/cold areas, four levels, virtual blocks
 POLICY_PPB_SPLIT = 21  # PPB's Fig. 3 baseline: hot -> fast, cold -> slow pages of the same blocks
-POLICIES = {"page": POLICY_PAGE, "ppb": POLICY_PPB, "ppb_split": POLICY_PPB_SPLIT}
+POLICIES = {
+    "page": POLICY_PAGE,
+    "sk-ftl": POLICY_SKFTL,
+    "ppb": POLICY_PPB,
+    "ppb_split": POLICY_PPB_SPLIT,
+}
 
 
 @inline
@@ -105,6 +112,8 @@ def select_chip(S, lpn, stream):
 def select_block(S, chip, stream, lpn, old_ppn, is_gc):
     if S.prm[P_POLICY] == POLICY_PAGE:
         return write_point_block(S, chip, stream, 0)
+    if S.prm[P_POLICY] == POLICY_SKFTL:
+        return skftl_select_block(S, chip, old_ppn)
     if S.prm[P_POLICY] == POLICY_PPB:
         return ppb_select_block(S, chip, stream)
     if S.prm[P_POLICY] == POLICY_PPB_SPLIT:
@@ -114,4 +123,6 @@ def select_block(S, chip, stream, lpn, old_ppn, is_gc):
 
 @inline
 def free_list_of(S, blk):
+    if S.prm[P_POLICY] == POLICY_SKFTL:
+        return skftl_free_list(S, blk)
     return 0
