@@ -17,8 +17,10 @@ cold -> slow pages of the same blocks); ``ppb`` = PPB (``skftl.nand.policies_ppb
 the paper: ``ppb_vb3/4/8`` (3, 4, 8 speed classes per block), ``ppb_openN`` (N blocks with
 free space per area; GC's low watermark rises to 2N + 1 with it), ``ppb_strict`` (the literal
 "new VB only when both lists are full", ``max_open = 1``) and ``ppb_bloom`` (multiple bloom
-filters instead of the size check as first stage). All variants share the device, FTL
-settings, seeds and traces; the ``trace`` dimension holds the web server (the MSR web_0
+filters instead of the size check as first stage) and ``sk_alloc`` (the ``skrm`` study's
+SK-aware allocator alone on this device: it keeps an updated page's page number, hence its
+speed class; a policy combining it with PPB's levels is not built). All variants share the
+device, FTL settings, seeds and traces; the ``trace`` dimension holds the web server (the MSR web_0
 excerpt), the media server (``msr_media``: the real mds trace when present, else the
 labelled synthetic preset) and every other real trace found, capped at ``max_requests``.
 """
@@ -39,11 +41,13 @@ from skftl.errors import ConfigError
 from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb, resolve_nand
 from skftl.nand.hotness import identify
 from skftl.nand.placement import host_page_positions
+from skftl.nand.policies_skftl import block_bits, skftl_pstate
 from skftl.pipeline import load_by_id, real_trace_names, workload_for
 from skftl.traces import expand_to_pages
 from skftl.traces.requests import Requests
 
 PAPER_POLICIES = ("page", "ppb_split", "ppb")
+SK_OPEN_PER_CLASS = 4  # open blocks per (chip, popcount class) of the SK-aware allocator (skrm)
 # mapping-update log entries drained at once (placement.host_page_positions), beyond the
 # kernel's per-op reserve of one chip's worth of pages
 LOG_SLACK = 1 << 16
@@ -83,6 +87,8 @@ def variants(section: dict[str, Any]) -> list[Variant]:
         out.append(replace(base, name="ppb_strict", max_open=1))
     if beyond.get("bloom", False):
         out.append(replace(base, name="ppb_bloom", identifier="bloom"))
+    if beyond.get("sk_allocator", False):
+        out.append(Variant("sk_alloc", "sk-ftl", identifier=section["identifier"]))
     return out
 
 
@@ -103,7 +109,10 @@ def make_ftl(section: dict[str, Any], page_size: int, variant: Variant) -> Ftl:
     streams = 4
     areas = 2 if variant.policy == "ppb" else 1
     low = max(int(section["ftl"]["gc_low_blocks"]), areas * variant.max_open + 1, streams + 1)
+    sk = variant.policy == "sk-ftl"
+    geo = Geometry.from_config(nand)
     ftl_cfg = FtlConfig(
+        n_free_lists=block_bits(geo.n_blocks) + 1 if sk else 1,
         spare_factor=float(section["ftl"]["spare_factor"]),
         gc_policy=str(section["ftl"]["gc_policy"]),
         gc_low_blocks=low,
@@ -112,10 +121,10 @@ def make_ftl(section: dict[str, Any], page_size: int, variant: Variant) -> Ftl:
         n_streams=streams,
         policy=variant.policy,
     )
-    geo = Geometry.from_config(nand)
     log = geo.blocks_per_chip * geo.pages_per_block + LOG_SLACK
-    ftl = Ftl(geo, Timing.from_config(nand), ftl_cfg, log_capacity=log)
-    if variant.policy != "page":
+    pstate = skftl_pstate(geo.n_chips, geo.n_blocks, SK_OPEN_PER_CLASS, "lowest") if sk else None
+    ftl = Ftl(geo, Timing.from_config(nand), ftl_cfg, log_capacity=log, pstate=pstate)
+    if variant.policy in ("ppb", "ppb_split"):
         p = section["policy"]
         policies_ppb.attach(
             ftl,
@@ -231,7 +240,8 @@ METRICS = {
 def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dict[str, float]:
     """Replay ``req`` from a copy of ``snapshot``; metrics of the replay alone."""
     ftl.state = snapshot._make(a.copy() for a in snapshot)
-    stats0 = policies_ppb.stats(ftl.state.pstate) if ftl.config.policy != "page" else None
+    ppb_like = ftl.config.policy in ("ppb", "ppb_split")
+    stats0 = policies_ppb.stats(ftl.state.pstate) if ppb_like else None
     logs: list[list[np.ndarray]] = []
     res = ftl.replay(
         req, stream=stream, wrap=True, on_log=lambda *a: logs.append([x.copy() for x in a])
@@ -313,7 +323,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                     mapped[(key, page_size)] = map_addresses(req, page_size, section)
                 for r, ratio in enumerate(ratios):
                     set_speed(ftl, snap, section, ratio)
-                    stream = None if v.policy == "page" else streams[sk]
+                    stream = streams[sk] if v.policy in ("ppb", "ppb_split") else None
                     out = _replay(ftl, snap, mapped[(key, page_size)], stream)
                     for k, val in out.items():
                         data[k][i, j, r, m] = val
