@@ -27,7 +27,7 @@ def tiny_config() -> dict:
         extra_traces=[],
         max_requests=3000,
         synthetic_requests=3000,
-        beyond={"n_vbs": [4], "strict": True, "bloom": True},
+        beyond={"n_vbs": [4], "strict": True, "bloom": True, "sk_allocator": True},
     )
     # synthetic stand-ins keep the test independent of the shared traces
     cfg["traces"]["workloads"]["msr_web"] = []
@@ -44,6 +44,7 @@ def test_study_runs_and_headline_has_paper_numbers():
         "ppb_vb4",
         "ppb_strict",
         "ppb_bloom",
+        "sk_alloc",
     ]
     for name, var in ds.data_vars.items():
         assert var.attrs.get("units") and var.attrs.get("long_name"), name
