@@ -158,7 +158,8 @@ def collect(S, chip, t):
         # sealed block holds an LPN, stale or not)
         sink = 0
         for src in range(base, base + np_):
-            sink += S.l2p[S.p2l[src]]
+            lp = S.p2l[src]
+            sink += S.l2p[lp] + policy.prefetch(S, lp)
         S.ctr[C_SINK] += sink
         copies = 0
         busy = 0  # copyback time of this victim's copies, run back to back on the chip
@@ -217,6 +218,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
             sink = 0
             for j in range(i, min(i + PREFETCH, end)):
                 old = S.l2p[lpn[j]]
+                sink += policy.prefetch(S, lpn[j])
                 if old >= 0:
                     sink += S.valid[old >> 3] + S.vcount[block_of(S, old)]
             S.ctr[C_SINK] += sink

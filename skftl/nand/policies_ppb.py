@@ -224,6 +224,15 @@ def lru_remove(S, lst, lpn):
 
 
 @inline
+def lru_touch(S, lst, lpn):
+    """Move an entry of ``lst`` to its head (nothing to do when it is there: skips the
+    neighbours' cache misses on repeated accesses)."""
+    if S.pstate[lst] != lpn:
+        lru_remove(S, lst, lpn)
+        lru_push_head(S, lst, lpn)
+
+
+@inline
 def lru_push_head(S, lst, lpn):
     h = S.pstate[lst]
     _set_prev(S, lpn, -1)
@@ -261,13 +270,12 @@ def ppb_write_stream(S, lpn, given):
     lv = get_level(S, lpn)
     if given != 0:
         if lv == IRON_HOT:
-            lru_remove(S, H_IRON_HEAD, lpn)
-            lru_push_head(S, H_IRON_HEAD, lpn)
+            lru_touch(S, H_IRON_HEAD, lpn)
             return IRON_HOT
         if lv == HOT:
-            lru_remove(S, H_HOT_HEAD, lpn)
-        else:
-            set_reads(S, lpn, 0)
+            lru_touch(S, H_HOT_HEAD, lpn)
+            return HOT
+        set_reads(S, lpn, 0)
         lru_push_head(S, H_HOT_HEAD, lpn)
         set_level(S, lpn, HOT)
         enforce_capacities(S)
@@ -293,8 +301,7 @@ def ppb_on_read(S, lpn):
         S.pstate[H_PROMOTIONS] += 1
         enforce_capacities(S)
     elif lv == IRON_HOT:
-        lru_remove(S, H_IRON_HEAD, lpn)
-        lru_push_head(S, H_IRON_HEAD, lpn)
+        lru_touch(S, H_IRON_HEAD, lpn)
     elif lv >= 0:
         n = get_reads(S, lpn) + 1
         set_reads(S, lpn, n)
@@ -309,6 +316,12 @@ def split_write_stream(S, lpn, given):
     lv = 1 if given != 0 else 0
     set_level(S, lpn, lv)
     return lv
+
+
+@inline
+def ppb_prefetch(S, lpn):
+    """The LPN's level word (the ``prefetch`` hook: loaded early, its miss overlaps)."""
+    return S.pstate[S.pstate[H_OFF_META] + lpn]
 
 
 @inline

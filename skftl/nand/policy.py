@@ -29,6 +29,10 @@ Hooks (``S`` is the ``FtlArrays`` state):
   virtual block wanted by the stream.
 * ``free_list_of(S, blk)`` -> which of the ``n_free_lists`` free FIFOs of its chip an
   erased block joins (SK-FTL: popcount of the block number; default: 0).
+* ``prefetch(S, lpn)`` -> a value loaded from the policy's per-LPN state, added to a sink:
+  the kernel calls it in its batched prefetch loops (the next host ops, a GC victim's
+  pages) so that the policy's cache misses overlap there instead of stalling each op
+  (PPB: the LPN's level word; default: nothing).
 
 While GC copies a victim (state VICTIM), the victim's valid bits and count are cleared only
 when it is erased, after its last copy: hooks called during GC must not read them.
@@ -52,6 +56,7 @@ from skftl.nand.core import (
 from skftl.nand.policies_ppb import (  # PPB and the naive split (skftl/nand/policies_ppb.py)
     level_stream,
     ppb_on_read,
+    ppb_prefetch,
     ppb_select_block,
     ppb_write_stream,
     split_select_block,
@@ -119,6 +124,13 @@ def select_block(S, chip, stream, lpn, old_ppn, is_gc):
     if S.prm[P_POLICY] == POLICY_PPB_SPLIT:
         return split_select_block(S, chip, stream)
     return -1
+
+
+@inline
+def prefetch(S, lpn):
+    if S.prm[P_POLICY] == POLICY_PPB or S.prm[P_POLICY] == POLICY_PPB_SPLIT:
+        return ppb_prefetch(S, lpn)
+    return 0
 
 
 @inline
