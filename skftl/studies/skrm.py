@@ -23,12 +23,11 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
-from skftl.config import REPO_ROOT, trace_dirs
 from skftl.errors import ConfigError, UnknownTraceError
+from skftl.pipeline import workload_for
 from skftl.skrm import CostModel, Layout, OpCosts, Scheme, ablation_schemes
 from skftl.skrm.model import OPS, PAPER_SCHEMES
 from skftl.skrm.nand_side import make_ftl
-from skftl.traces import workload
 from skftl.traces.pages import expand_to_pages
 from skftl.traces.requests import Requests
 
@@ -40,18 +39,14 @@ def load_workloads(cfg: dict[str, Any]) -> dict[str, Requests]:
     """The study's traces: per key of ``skrm.traces``, the first real candidate found, else
     its synthetic preset (labelled), else (no preset) the trace is left out."""
     sec = cfg["skrm"]
-    tcfg = cfg.get("traces", {})
-    cache = tcfg.get("cache_dir")
     out: dict[str, Requests] = {}
     for key, spec in sec["traces"].items():
         preset = spec.get("preset")
         try:
-            req = workload(
+            req = workload_for(
                 preset or key,
+                cfg,
                 candidates=list(spec.get("candidates", [])),
-                trace_dirs=trace_dirs(cfg),
-                cache_dir=None if cache is None else REPO_ROOT / cache,
-                seed=int(cfg["seed"]),
                 n_requests=int(sec["synthetic_requests"]),
                 allow_synthetic=preset is not None,
             )
