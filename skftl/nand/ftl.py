@@ -138,6 +138,11 @@ class Ftl:
         p[core.P_XFER] = timing.transfer_ns(g.page_size)
         p[core.P_ERASE] = timing.t_erase_ns
         p[core.P_LOG_CAP] = log_capacity
+        if 0 < log_capacity <= kernel.log_reserve(S):
+            raise ConfigError(
+                f"ftl: log_capacity {log_capacity} must exceed the largest GC burst, "
+                f"{kernel.log_reserve(S)} entries (1 + blocks per chip x pages per block)"
+            )
         p[core.P_NLPN] = self.n_lpn
         for key, value in (
             (core.P_NP_SHIFT, g.pages_per_block),
@@ -243,6 +248,8 @@ class Ftl:
         what = {
             core.ERR_DEVICE_FULL: "a chip has no free block and nothing to reclaim",
             core.ERR_NO_FREE_BLOCK: "an allocation found no free block",
+            core.ERR_LOG_FULL: "the mapping-update log overflowed in one GC burst "
+            "(raise log_capacity)",
         }.get(code, f"error {code}")
         return (
             f"ftl: {what} at page operation {at}; raise spare_factor or the GC watermarks "
