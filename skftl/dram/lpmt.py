@@ -114,6 +114,7 @@ class Lpmt:
         )
         self._tp = self.timing.params()
         self._lp = self.layout.params()
+        self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch
 
     # ------------------------------------------------------------------ operations
     def homes(self, keys: np.ndarray) -> np.ndarray:
@@ -149,7 +150,7 @@ class Lpmt:
             self.bt_next, self.bt_prev, self.bt_flags, self.free_pages, self.ts,
             *self.dram.arrays(),
             self.record, self.counters,
-            out.latency, out.reads, out.status,
+            out.latency, out.reads, out.status, self._order,
         )  # fmt: skip
         return out
 
