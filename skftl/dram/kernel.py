@@ -39,9 +39,10 @@ from skftl.dram.layout import (
     LP_K,
     LP_WPB,
     bt_address,
-    chunk_address,
+    chunk_bank,
     chunk_order,
     layout_tuple,
+    set_address,
 )
 from skftl.dram.timing import flush_tally, load_state, params_tuple, read_run, store_state
 
@@ -105,7 +106,7 @@ def _record(bank, row, m, n, rec):
             rec[1, n + i] = row
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _alloc_chain(n, loc, bt_next, bt_prev, bt_flags, free_pages, ts):
     """Pop n pages and link them as one file whose LPMT entry is at ``loc``; -1 if the
     free list is too short."""
@@ -130,7 +131,7 @@ def _alloc_chain(n, loc, bt_next, bt_prev, bt_flags, free_pages, ts):
     return first
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts):
     bt_next[p] = -1
     bt_prev[p] = -1
@@ -139,7 +140,7 @@ def _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts):
     ts[TS_FREE_PAGES] += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _free_chain(first, bt_next, bt_prev, bt_flags, free_pages, ts):
     p = first
     while p >= 0:
@@ -148,7 +149,7 @@ def _free_chain(first, bt_next, bt_prev, bt_flags, free_pages, ts):
         p = nxt
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _remove_entry(
     g, w, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets, ts, ct
 ):
@@ -201,11 +202,16 @@ def run_ops_kernel(
     for i in range(ops.shape[0]):
         if i % TOUCH_BATCH == 0:
             # Load the home sets of the next batch up front: independent cache misses
-            # overlap, where inside the loop each would stall the dependent probe.
+            # overlap, where inside the loop each would stall the dependent probe. Only
+            # the lines every lookup reads (keys, flags, next set): the CPU has few
+            # outstanding misses, so for reads the PA line (multi-page hits only) would
+            # cost more than it saves.
             for j in range(i, min(i + TOUCH_BATCH, ops.shape[0])):
                 h = homes[j]
                 touched += ent_key[h, 0] + ent_key[h, assoc - 1] + ent_flags[h, 0]
-                touched += ent_pa[h, 0] + set_next[h]
+                touched += set_next[h]
+                if ops[j] != OP_READ:  # an update or delete writes the entry and count
+                    touched += ent_pa[h, 0] + set_count[h]
         key, op, arg = keys[i], ops[i], args[i]
         lat = 0
         nacc = 0
@@ -215,11 +221,12 @@ def run_ops_kernel(
         g = homes[i]
         while g >= 0:
             sets_probed += 1
+            base, row = set_address(g, lp)
             if dynamic:
-                chunk_order(g, lp, banks, recency_row, order)
+                chunk_order(base, lp, banks, recency_row, order)
             for jj in range(k):
                 j = order[jj] if dynamic else jj
-                bank, row = chunk_address(g, j, lp)
+                bank = chunk_bank(base, j, lp)
                 m = wpb  # the chunk's ways are consecutive reads of one row
                 for u in range(wpb):
                     w = j * wpb + u

@@ -76,6 +76,18 @@ class LpmtConfig:
             raise ConfigError(f"lpmt n_secondary must be >= 0, got {self.secondary}")
 
 
+def _aligned_full(shape: tuple[int, int], value: int, dtype: type) -> np.ndarray:
+    """``np.full`` starting on a 64-byte cache-line boundary (numpy aligns to 16 only),
+    so that a set of 8 int64 ways is one cache line, not two."""
+    size = shape[0] * shape[1]
+    item = np.dtype(dtype).itemsize
+    raw = np.empty(size * item + 64, dtype=np.uint8)
+    start = -raw.ctypes.data % 64
+    out = raw[start : start + size * item].view(dtype).reshape(shape)
+    out.fill(value)
+    return out
+
+
 @dataclass
 class OpResult:
     latency: np.ndarray  # cycles per operation (lookup reads)
@@ -94,9 +106,9 @@ class Lpmt:
         self.timing.validate()
         self.layout = config.layout()
         P, S, A, NP = config.n_sets, config.secondary, config.assoc, config.n_pages
-        self.ent_key = np.full((P + S, A), -1, dtype=np.int64)
-        self.ent_pa = np.full((P + S, A), -1, dtype=np.int64)
-        self.ent_flags = np.zeros((P + S, A), dtype=np.uint8)
+        self.ent_key = _aligned_full((P + S, A), -1, np.int64)
+        self.ent_pa = _aligned_full((P + S, A), -1, np.int64)
+        self.ent_flags = _aligned_full((P + S, A), 0, np.uint8)
         self.set_next = np.full(P + S, -1, dtype=np.int64)
         self.set_prev = np.full(P + S, -1, dtype=np.int64)
         self.set_count = np.zeros(P + S, dtype=np.int64)
