@@ -1,8 +1,9 @@
 """The LPMT + block-table kernel: one pass over an operation stream in which every
 probe of a set way and every block-table entry read is a timed DRAM read.
 
-Data structure (structure of arrays; set ids ``g < P`` are primary, ``P <= g < P+S``
-secondary):
+Data structure (set ids ``g < P`` are primary, ``P <= g < P+S`` secondary; the
+per-set arrays may be strided views of one record per set, see
+:func:`skftl.dram.lpmt.set_record_dtype`):
 
 * ``ent_key[g, w]``, ``ent_pa[g, w]`` (first page of the file), ``ent_flags[g, w]``
   (bit 0 valid, bit 1 single-page file) - Fig. 1's entries;
@@ -202,16 +203,12 @@ def run_ops_kernel(
     for i in range(ops.shape[0]):
         if i % TOUCH_BATCH == 0:
             # Load the home sets of the next batch up front: independent cache misses
-            # overlap, where inside the loop each would stall the dependent probe. Only
-            # the lines every lookup reads (keys, flags, next set): the CPU has few
-            # outstanding misses, so for reads the PA line (multi-page hits only) would
-            # cost more than it saves.
+            # overlap, where inside the loop each would stall the dependent probe (a
+            # set record is two cache lines with 8 ways, see lpmt.set_record_dtype).
             for j in range(i, min(i + TOUCH_BATCH, ops.shape[0])):
                 h = homes[j]
                 touched += ent_key[h, 0] + ent_key[h, assoc - 1] + ent_flags[h, 0]
-                touched += set_next[h]
-                if ops[j] != OP_READ:  # an update or delete writes the entry and count
-                    touched += ent_pa[h, 0] + set_count[h]
+                touched += set_next[h] + ent_pa[h, 0] + set_count[h]
         key, op, arg = keys[i], ops[i], args[i]
         lat = 0
         nacc = 0
