@@ -18,7 +18,7 @@ VM (best of 3, CPU time), M ops/s for single / fixed / dynamic placement:
     version                     paper model         strict DDR4         load average
     ==========================  ==================  ==================  ============
     before (commit 409e282)     4.95 / 3.12 / 2.89  2.50 / 2.07 / 1.97  2.9
-    after                       10.1 / 7.7 / 6.7    8.1 / 5.8 / 4.8     3.5
+    after                       10.2 / 7.8 / 7.0    8.8 / 6.4 / 5.6     3.0
     ==========================  ==================  ==================  ============
 
 What made the difference: (1) numba's reference counting: the hot loop passes arrays
@@ -28,7 +28,8 @@ row hits after the first read of a run in closed form; (3) one 64-byte-aligned
 record per set (keys in one cache line; PA, flags, links, count in the next), so a
 lookup misses two lines, not four or five (numpy aligns arrays to 16 bytes only, so
 every 8-way key set straddled two lines); (4) a one-pass folding hash (the numpy
-version made a temporary per key part).
+version made a temporary per key part); (5) updates and deletes out of line, so the
+lookup loop spills fewer registers.
 
 What still limits it (the target is met for the paper model with single-bank
 placement only), measured with the same workload on a 2**10-set table that stays in

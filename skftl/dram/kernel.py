@@ -171,6 +171,94 @@ def _remove_entry(
         ct[CT_SEC_FREE] += 1
 
 
+@numba.njit(cache=True, inline="always")
+def _insert(
+    key, arg, eg, ew, last,  # the file, the first free way (eg, ew), the chain's end
+    cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+    bt_next, bt_prev, bt_flags, free_pages, ts, ct,
+):  # fmt: skip
+    """Map a file the lookup did not find; returns the status."""
+    assoc = cfg[C_ASSOC]
+    if ts[TS_FREE_PAGES] < arg:
+        ct[CT_FAIL_PAGES] += 1
+        status = ST_FAILED
+    elif eg < 0 and ts[TS_FREE_SETS] == 0:
+        ct[CT_FAIL_SETS] += 1
+        status = ST_FAILED
+    else:
+        if eg < 0:  # chain full: append a secondary set
+            ts[TS_FREE_SETS] -= 1
+            s = free_sets[ts[TS_FREE_SETS]]
+            set_next[last] = s
+            set_prev[s] = last
+            set_next[s] = -1
+            eg, ew = s, 0
+            ct[CT_SEC_ALLOC] += 1
+        first = _alloc_chain(arg, eg * assoc + ew, bt_next, bt_prev, bt_flags, free_pages, ts)
+        ent_key[eg, ew] = key
+        ent_pa[eg, ew] = first
+        ent_flags[eg, ew] = F_VALID | (F_SINGLE if arg == 1 else 0)
+        set_count[eg] += 1
+        ct[CT_INSERTS] += 1
+        status = ST_INSERTED
+    return status
+
+
+@numba.njit(cache=True, _nrt=False)
+def _change_found(
+    op, arg, status, fg, fw, npages,  # the operation and where its lookup found the file
+    cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+    bt_next, bt_prev, bt_flags, free_pages, ts, ct,
+):  # fmt: skip
+    """The untimed change of a WRITE, DELETE or DELETE_PAGE whose file the lookup
+    found at (fg, fw); returns the final status. Out of line: the lookup loop then
+    keeps fewer live values (its machine code spills less)."""
+    assoc = cfg[C_ASSOC]
+    if op == OP_WRITE:
+        new = _alloc_chain(arg, fg * assoc + fw, bt_next, bt_prev, bt_flags, free_pages, ts)
+        if new < 0:
+            ct[CT_FAIL_PAGES] += 1
+            status = ST_FAILED
+        else:
+            _free_chain(ent_pa[fg, fw], bt_next, bt_prev, bt_flags, free_pages, ts)
+            ent_pa[fg, fw] = new
+            ent_flags[fg, fw] = F_VALID | (F_SINGLE if arg == 1 else 0)
+            ct[CT_UPDATES] += 1
+    elif op == OP_DELETE:
+        _free_chain(ent_pa[fg, fw], bt_next, bt_prev, bt_flags, free_pages, ts)
+        _remove_entry(fg, fw, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev,
+                      set_count, free_sets, ts, ct)  # fmt: skip
+        ct[CT_DELETES] += 1
+    elif op == OP_DELETE_PAGE and 0 <= arg < npages:
+        p = ent_pa[fg, fw]
+        for _ in range(arg):
+            p = bt_next[p]
+        prev, nxt = bt_prev[p], bt_next[p]
+        is_first = bt_flags[p] & BT_FIRST != 0
+        is_last = bt_flags[p] & BT_LAST != 0
+        if is_first and is_last:
+            _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
+            _remove_entry(fg, fw, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev,
+                          set_count, free_sets, ts, ct)  # fmt: skip
+            ct[CT_DELETES] += 1
+        else:
+            if is_first:
+                bt_flags[nxt] |= BT_FIRST
+                bt_prev[nxt] = prev  # the LPMT location moves to the new first page
+                ent_pa[fg, fw] = nxt
+            elif is_last:
+                bt_flags[prev] |= BT_LAST
+                bt_next[prev] = -1
+            else:
+                bt_next[prev] = nxt
+                bt_prev[nxt] = prev
+            _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
+            if npages - 1 == 1:
+                ent_flags[fg, fw] |= F_SINGLE
+        ct[CT_PAGE_DELETES] += 1
+    return status
+
+
 # No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
 # helpers, and numba's refcount pruning leaves an atomic incref/decref pair per call
 # that cost ~5x in throughput. The kernel allocates nothing (``order`` is scratch).
@@ -268,74 +356,20 @@ def run_ops_kernel(
             else:
                 npages = 1
         status = ST_HIT if fg >= 0 else ST_MISS
-        # ---- modification (untimed)
-        if fg < 0 and (op == OP_WRITE or (op == OP_READ and cfg[C_INSERT_ON_MISS] != 0)):
-            if ts[TS_FREE_PAGES] < arg:
-                ct[CT_FAIL_PAGES] += 1
-                status = ST_FAILED
-            elif eg < 0 and ts[TS_FREE_SETS] == 0:
-                ct[CT_FAIL_SETS] += 1
-                status = ST_FAILED
-            else:
-                if eg < 0:  # chain full: append a secondary set
-                    ts[TS_FREE_SETS] -= 1
-                    s = free_sets[ts[TS_FREE_SETS]]
-                    set_next[last] = s
-                    set_prev[s] = last
-                    set_next[s] = -1
-                    eg, ew = s, 0
-                    ct[CT_SEC_ALLOC] += 1
-                first = _alloc_chain(
-                    arg, eg * assoc + ew, bt_next, bt_prev, bt_flags, free_pages, ts
-                )
-                ent_key[eg, ew] = key
-                ent_pa[eg, ew] = first
-                ent_flags[eg, ew] = F_VALID | (F_SINGLE if arg == 1 else 0)
-                set_count[eg] += 1
-                ct[CT_INSERTS] += 1
-                status = ST_INSERTED
-        elif fg >= 0 and op == OP_WRITE:
-            new = _alloc_chain(arg, fg * assoc + fw, bt_next, bt_prev, bt_flags, free_pages, ts)
-            if new < 0:
-                ct[CT_FAIL_PAGES] += 1
-                status = ST_FAILED
-            else:
-                _free_chain(ent_pa[fg, fw], bt_next, bt_prev, bt_flags, free_pages, ts)
-                ent_pa[fg, fw] = new
-                ent_flags[fg, fw] = F_VALID | (F_SINGLE if arg == 1 else 0)
-                ct[CT_UPDATES] += 1
-        elif fg >= 0 and op == OP_DELETE:
-            _free_chain(ent_pa[fg, fw], bt_next, bt_prev, bt_flags, free_pages, ts)
-            _remove_entry(fg, fw, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev,
-                          set_count, free_sets, ts, ct)  # fmt: skip
-            ct[CT_DELETES] += 1
-        elif fg >= 0 and op == OP_DELETE_PAGE and 0 <= arg < npages:
-            p = ent_pa[fg, fw]
-            for _ in range(arg):
-                p = bt_next[p]
-            prev, nxt = bt_prev[p], bt_next[p]
-            is_first = bt_flags[p] & BT_FIRST != 0
-            is_last = bt_flags[p] & BT_LAST != 0
-            if is_first and is_last:
-                _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
-                _remove_entry(fg, fw, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev,
-                              set_count, free_sets, ts, ct)  # fmt: skip
-                ct[CT_DELETES] += 1
-            else:
-                if is_first:
-                    bt_flags[nxt] |= BT_FIRST
-                    bt_prev[nxt] = prev  # the LPMT location moves to the new first page
-                    ent_pa[fg, fw] = nxt
-                elif is_last:
-                    bt_flags[prev] |= BT_LAST
-                    bt_next[prev] = -1
-                else:
-                    bt_next[prev] = nxt
-                    bt_prev[nxt] = prev
-                _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
-                if npages - 1 == 1:
-                    ent_flags[fg, fw] |= F_SINGLE
-            ct[CT_PAGE_DELETES] += 1
+        # ---- modification (untimed; a read hit changes nothing)
+        if fg < 0:
+            if op == OP_WRITE or (op == OP_READ and cfg[C_INSERT_ON_MISS] != 0):
+                status = _insert(
+                    key, arg, eg, ew, last,
+                    cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+                    bt_next, bt_prev, bt_flags, free_pages, ts, ct,
+                )  # fmt: skip
+        elif op != OP_READ:
+            status = _change_found(
+                op, arg, status, fg, fw, npages,
+                cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+                bt_next, bt_prev, bt_flags, free_pages, ts, ct,
+            )  # fmt: skip
         cycles += lat
         out_lat[i] = lat
         out_nacc[i] = nacc
