@@ -18,7 +18,7 @@ VM (best of 3, CPU time), M ops/s for single / fixed / dynamic placement:
     version                     paper model         strict DDR4         load average
     ==========================  ==================  ==================  ============
     before (commit 409e282)     4.95 / 3.12 / 2.89  2.50 / 2.07 / 1.97  2.9
-    after                       10.2 / 7.8 / 7.0    8.8 / 6.4 / 5.6     3.0
+    after                       13.4 / 10.2 / 7.9   12.1 / 7.2 / 5.8    4.8
     ==========================  ==================  ==================  ============
 
 What made the difference: (1) numba's reference counting: the hot loop passes arrays
@@ -27,32 +27,43 @@ to inlined helpers and the refcount pruning left atomic incref/decref pairs in i
 row hits after the first read of a run in closed form; (3) one 64-byte-aligned
 record per set (keys in one cache line; PA, flags, links, count in the next), so a
 lookup misses two lines, not four or five (numpy aligns arrays to 16 bytes only, so
-every 8-way key set straddled two lines); (4) a one-pass folding hash (the numpy
-version made a temporary per key part); (5) updates and deletes out of line, so the
-lookup loop spills fewer registers.
+every 8-way key set straddled two lines); (4) software prefetch (``llvm.prefetch``,
+skftl.dram.prefetch) of the home set 8 operations ahead, so misses overlap the work
+on earlier operations; the previous "touch the next 256 sets" loads stalled the core
+until they arrived; (5) a one-pass folding hash (the numpy version made a temporary
+per key part); (6) updates and deletes out of line, so the lookup loop spills fewer
+registers.
 
-What still limits it (the target is met for the paper model with single-bank
-placement only), measured with the same workload on a 2**10-set table that stays in
-cache versus the full table:
+What still limits it: the target is met for single-bank placement under both timing
+models and for the paper model with fixed placement, not for dynamic placement
+(either model) or fixed placement under strict DDR4. Lookups per second, same
+workload, on a 2**10-set table that stays in cache versus the full table:
+
+    ============================  ===============  ===============
+    model / placement             cache-resident   full table
+    ============================  ===============  ===============
+    paper single / dynamic        23 / 9.2         13.4 / 7.5
+    strict DDR4 single / dynamic  17.6 / 7.5       11.8 / 5.5
+    ============================  ===============  ===============
 
 * memory: the set records (32 MB) and block tables (17 MB) exceed this VM's 32 MB L3,
-  which other jobs share; single-bank lookups run ~20 M/s cache-resident but ~10 M/s
-  on the full table although the home sets of the next 256 operations are loaded
-  ahead (kernel.TOUCH_BATCH) so their misses overlap;
+  which other jobs share; prefetching hides most, not all, of it (single placement
+  loses ~40 %); the block-table entries of multi-page files are still dependent
+  misses;
 * compute, fixed/dynamic placement: a set is 4 chunks in 4 banks, so a probe is 4
-  timed bank accesses plus, for dynamic, the Fig. 7 reordering: ~10 M lookups/s
-  cache-resident, ~6-7 M/s on the full table;
+  timed bank accesses plus, for dynamic, the Fig. 7 reordering; ~9 M lookups/s even
+  cache-resident;
 * compute, strict DDR4: the first read of every chunk is scheduled command by command
-  (PRE/ACT/READ against tRAS, tRC, tRRD, tFAW, refresh): ~5 M lookups/s for dynamic
+  (PRE/ACT/READ against tRAS, tRC, tRRD, tFAW, refresh): ~7.5 M lookups/s for dynamic
   placement even cache-resident.
 
-In isolation the timing rules cost ~10 ns (paper) and ~45 ns (strict) per 4-chunk
-probe; most of the rest is the probe loop's bookkeeping in one large function with
-more live values than registers (the machine code spills heavily). Not tried: a
-kernel split into a batched table phase (recording each operation's bank/row runs)
-and a separate sequential timing pass, which would keep each loop small; the dynamic
-placement's read order depends on bank recency, which the table phase would then
-have to track itself.
+Tried without a measurable gain (so not kept): splitting the kernel into a table
+pass that queues each operation's (bank, row, reads) runs and a separate timing pass
+(the Fig. 7 order then comes from a shadow of the banks' recency); a branch-free
+search for the matching way; prefetching the first block-table entry of multi-page
+hits; a branch-free paper-model read and Fig. 7 sort. In isolation the timing rules
+cost ~10 ns (paper) and ~45 ns (strict) per 4-chunk probe; the rest is the probe
+loop's bookkeeping (the machine code spills heavily) and data-dependent branches.
 """
 
 from __future__ import annotations
