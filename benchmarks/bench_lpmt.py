@@ -19,7 +19,10 @@ VM (best of 3, CPU time), M ops/s for single / fixed / dynamic placement:
     ==========================  ==================  ==================  ============
     before (commit 409e282)     4.95 / 3.12 / 2.89  2.50 / 2.07 / 1.97  2.9
     after                       13.4 / 10.2 / 7.9   12.1 / 7.2 / 5.8    4.8
+    after, run again            12.5 / 7.9 / 7.2    9.8 / 6.6 / 6.0     4.9
     ==========================  ==================  ==================  ============
+
+(On this shared VM the same build varies by up to ~20 % between runs.)
 
 What made the difference: (1) numba's reference counting: the hot loop passes arrays
 to inlined helpers and the refcount pruning left atomic incref/decref pairs in it
@@ -34,9 +37,9 @@ until they arrived; (5) a one-pass folding hash (the numpy version made a tempor
 per key part); (6) updates and deletes out of line, so the lookup loop spills fewer
 registers.
 
-What still limits it: the target is met for single-bank placement under both timing
-models and for the paper model with fixed placement, not for dynamic placement
-(either model) or fixed placement under strict DDR4. Lookups per second, same
+What still limits it: the target is met for single-bank placement under the paper
+model, about met (10-12 M/s) for single-bank placement under strict DDR4, and
+missed for fixed (7-10 M/s) and dynamic (6-8 M/s) placement. Lookups per second, same
 workload, on a 2**10-set table that stays in cache versus the full table:
 
     ============================  ===============  ===============
