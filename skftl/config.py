@@ -15,8 +15,22 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
 
 
+def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """``base`` updated by ``override``, recursively for nested mappings (as Snakemake merges
+    a --configfile onto the Snakefile's config)."""
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
 def load_config(path: str | Path | None = None) -> dict[str, Any]:
-    """Read a YAML config file (the repository default when ``path`` is None)."""
+    """Read a YAML config file (the repository default when ``path`` is None). A file with a
+    ``base:`` entry (a path relative to the file) overrides that base config: e.g.
+    ``config/paper.yaml`` holds only what differs at paper scale."""
     path = Path(path) if path is not None else DEFAULT_CONFIG
     if not path.is_file():
         raise ConfigError(f"config file not found: {path}")
@@ -27,6 +41,11 @@ def load_config(path: str | Path | None = None) -> dict[str, Any]:
             raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
     if not isinstance(cfg, dict):
         raise ConfigError(f"{path}: top level must be a mapping, got {type(cfg).__name__}")
+    if "base" in cfg:
+        base = path.parent / str(cfg.pop("base"))
+        if base.resolve() == path.resolve():
+            raise ConfigError(f"{path}: base refers to the file itself")
+        cfg = deep_merge(load_config(base), cfg)
     return cfg
 
 

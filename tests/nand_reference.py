@@ -104,6 +104,19 @@ class RefFtl:
             self.wp[(chip, stream)] = blk
         return blk
 
+    # --- policy hooks (the kernel's skftl.nand.policy; subclasses override) -------------
+    def write_stream(self, lpn, given):
+        return given
+
+    def gc_stream(self, lpn, victim_stream):
+        return victim_stream
+
+    def on_read(self, lpn):
+        pass
+
+    def select_block(self, chip, stream):
+        return self.block_for(chip, stream)
+
     # --- timing ---------------------------------------------------------------------
     def book(self, chip, ready):
         """First transfer start >= ready clear of the channel's remembered transfers."""
@@ -163,7 +176,7 @@ class RefFtl:
                 src = v * np_ + page
                 if src in self.p2l:
                     lpn = self.p2l[src]
-                    dst_blk = self.block_for(chip, self.stream_of[v])
+                    dst_blk = self.select_block(chip, self.gc_stream(lpn, self.stream_of[v]))
                     self.invalidate(src)
                     dst = self.program(dst_blk, lpn)
                     self.log.append((lpn, src, dst, 1))
@@ -194,6 +207,7 @@ class RefFtl:
         for lpn, op, stream, req, t in ops:
             if op == 0:
                 self.c["host_reads"] += 1
+                self.on_read(lpn)
                 if lpn in self.l2p:
                     ppn = self.l2p[lpn]
                     chip = ppn // np_ // self.blocks_per_chip
@@ -203,6 +217,7 @@ class RefFtl:
                     self.c["unmapped_reads"] += 1
                     d = t
             elif op == 1:
+                stream = self.write_stream(lpn, stream)
                 if self.chip_alloc == "static":
                     chip = lpn % self.n_chips
                 else:
@@ -210,7 +225,7 @@ class RefFtl:
                 if len(self.free[chip]) < self.gc_low:
                     self.collect(chip, t)
                 old = self.l2p.get(lpn, -1)
-                blk = self.block_for(chip, stream)
+                blk = self.select_block(chip, stream)
                 if old >= 0:
                     self.invalidate(old)
                 ppn = self.program(blk, lpn)

@@ -28,6 +28,14 @@ def test_folding_adds_r_bit_parts_and_drops_the_carry():
     assert h("folding_boundary", 0x12, 16) == (2 + 0b1000) % 16  # second part reversed
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=20), st.integers(1, 2**20))
+def test_folding_matches_its_definition(keys, n_sets):
+    r = max(1, (n_sets - 1).bit_length())
+    want = [sum((k >> s) & ((1 << r) - 1) for s in range(0, 64, r)) % 2**r % n_sets for k in keys]
+    assert hash_keys("folding", np.array(keys, dtype=np.uint64), n_sets).tolist() == want
+
+
 def test_shifting_xors_shifted_copies():
     assert h("shifting", 0x1234, 16) == 4 ^ 3 ^ 2 ^ 1
 

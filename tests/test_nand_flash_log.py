@@ -24,7 +24,7 @@ def _collect(parts: list):
 
 @pytest.mark.parametrize("copyback", [True, False])
 def test_flash_log_counts_equal_the_counters(copyback):
-    ftl = _ftl(copyback, capacity=256)  # small: the kernel stops and drains many times
+    ftl = _ftl(copyback, capacity=1100)  # small: the kernel stops and drains many times
     ftl.fill(seed=1)
     before = ftl.counters()
     rng = np.random.default_rng(5)

@@ -76,10 +76,12 @@ def make_ops(ftl: Ftl, n_ops: int, lpn_frac: float, seed: int):
     return lpn, op, stream, request, time_ns
 
 
-def reference_for(ftl: Ftl) -> RefFtl:
+def reference_for(ftl: Ftl, cls: type[RefFtl] = RefFtl, **extra) -> RefFtl:
+    """The reference of ``ftl``'s configuration (``cls``: a policy subclass, ``extra`` its
+    own arguments)."""
     g, c, t = ftl.geometry, ftl.config, ftl.timing
     read_ns, prog_ns = t.page_tables(g.pages_per_block)
-    return RefFtl(
+    return cls(
         n_chips=g.n_chips,
         n_channels=g.channels,
         blocks_per_chip=g.blocks_per_chip,
@@ -95,6 +97,7 @@ def reference_for(ftl: Ftl) -> RefFtl:
         xfer_ns=t.transfer_ns(g.page_size),
         erase_ns=t.t_erase_ns,
         copyback=t.copyback,
+        **extra,
     )
 
 
@@ -103,7 +106,7 @@ def reference_for(ftl: Ftl) -> RefFtl:
 def test_kernel_matches_reference(scenario):
     geo, cfg, timing, n_ops, lpn_frac, seed = scenario
     try:
-        ftl = Ftl(geo, timing, cfg, log_capacity=4096, flash_log_capacity=512)
+        ftl = Ftl(geo, timing, cfg, log_capacity=4096, flash_log_capacity=2048)
     except ConfigError:
         assume(False)
     lpn, op, stream, request, time_ns = make_ops(ftl, n_ops, lpn_frac, seed)
@@ -197,7 +200,9 @@ def test_trim_unmaps_and_frees_space():
 def test_mapping_log_records_every_update():
     ftl = small_ftl()
     seen = []
-    ftl2 = Ftl(ftl.geometry, ftl.timing, ftl.config, log_capacity=ftl.geometry.pages_per_block * 8)
+    g = ftl.geometry
+    cap = (g.blocks_per_chip + 8) * g.pages_per_block  # the GC-burst reserve + 8 blocks
+    ftl2 = Ftl(g, ftl.timing, ftl.config, log_capacity=cap)
     rng = np.random.default_rng(1)
     lpn = rng.integers(0, ftl2.n_lpn, 5 * ftl2.n_lpn).astype(np.int32)
     ftl2.run_pages(

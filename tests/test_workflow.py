@@ -63,7 +63,7 @@ def _tiny_config(tmp_path: Path, real: list[str]) -> Path:
 def test_dry_run_default_config(tmp_path: Path) -> None:
     res = _snakemake(tmp_path, ROOT / "config" / "config.yaml", "--dry-run")
     assert res.returncode == 0, res.stdout + res.stderr
-    for rule in ("trace_characterise", "traces_merge", "traces_notebook"):
+    for rule in ("trace_prepare", "traces_characterise", "traces_notebook", "study_run"):
         assert rule in res.stdout
 
 

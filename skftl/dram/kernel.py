@@ -1,8 +1,9 @@
 """The LPMT + block-table kernel: one pass over an operation stream in which every
 probe of a set way and every block-table entry read is a timed DRAM read.
 
-Data structure (structure of arrays; set ids ``g < P`` are primary, ``P <= g < P+S``
-secondary):
+Data structure (set ids ``g < P`` are primary, ``P <= g < P+S`` secondary; the
+per-set arrays may be strided views of one record per set, see
+:func:`skftl.dram.lpmt.set_record_dtype`):
 
 * ``ent_key[g, w]``, ``ent_pa[g, w]`` (first page of the file), ``ent_flags[g, w]``
   (bit 0 valid, bit 1 single-page file) - Fig. 1's entries;
@@ -33,17 +34,18 @@ new secondary set appended at its end. Writes to the tables are not timed (poste
 from __future__ import annotations
 
 import numba
-import numpy as np
 
 from skftl.dram.layout import (
     LP_DYNAMIC,
     LP_K,
     LP_WPB,
     bt_address,
-    chunk_address,
+    chunk_bank,
     chunk_order,
     layout_tuple,
+    set_address,
 )
+from skftl.dram.prefetch import prefetch, prefetch2
 from skftl.dram.timing import flush_tally, load_state, params_tuple, read_run, store_state
 
 OP_READ, OP_WRITE, OP_DELETE, OP_DELETE_PAGE = 0, 1, 2, 3
@@ -61,7 +63,7 @@ C_LEN = 4
 # table scalars
 TS_FREE_SETS, TS_FREE_PAGES = range(2)
 
-TOUCH_BATCH = 256  # operations whose home sets are loaded ahead of processing
+PREFETCH_AHEAD = 8  # operations between the prefetch of a home set and its probe
 
 # counters
 (
@@ -106,7 +108,7 @@ def _record(bank, row, m, n, rec):
             rec[1, n + i] = row
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _alloc_chain(n, loc, bt_next, bt_prev, bt_flags, free_pages, ts):
     """Pop n pages and link them as one file whose LPMT entry is at ``loc``; -1 if the
     free list is too short."""
@@ -131,7 +133,7 @@ def _alloc_chain(n, loc, bt_next, bt_prev, bt_flags, free_pages, ts):
     return first
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts):
     bt_next[p] = -1
     bt_prev[p] = -1
@@ -140,7 +142,7 @@ def _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts):
     ts[TS_FREE_PAGES] += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _free_chain(first, bt_next, bt_prev, bt_flags, free_pages, ts):
     p = first
     while p >= 0:
@@ -149,7 +151,7 @@ def _free_chain(first, bt_next, bt_prev, bt_flags, free_pages, ts):
         p = nxt
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _remove_entry(
     g, w, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets, ts, ct
 ):
@@ -170,7 +172,98 @@ def _remove_entry(
         ct[CT_SEC_FREE] += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
+def _insert(
+    key, arg, eg, ew, last,  # the file, the first free way (eg, ew), the chain's end
+    cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+    bt_next, bt_prev, bt_flags, free_pages, ts, ct,
+):  # fmt: skip
+    """Map a file the lookup did not find; returns the status."""
+    assoc = cfg[C_ASSOC]
+    if ts[TS_FREE_PAGES] < arg:
+        ct[CT_FAIL_PAGES] += 1
+        status = ST_FAILED
+    elif eg < 0 and ts[TS_FREE_SETS] == 0:
+        ct[CT_FAIL_SETS] += 1
+        status = ST_FAILED
+    else:
+        if eg < 0:  # chain full: append a secondary set
+            ts[TS_FREE_SETS] -= 1
+            s = free_sets[ts[TS_FREE_SETS]]
+            set_next[last] = s
+            set_prev[s] = last
+            set_next[s] = -1
+            eg, ew = s, 0
+            ct[CT_SEC_ALLOC] += 1
+        first = _alloc_chain(arg, eg * assoc + ew, bt_next, bt_prev, bt_flags, free_pages, ts)
+        ent_key[eg, ew] = key
+        ent_pa[eg, ew] = first
+        ent_flags[eg, ew] = F_VALID | (F_SINGLE if arg == 1 else 0)
+        set_count[eg] += 1
+        ct[CT_INSERTS] += 1
+        status = ST_INSERTED
+    return status
+
+
+@numba.njit(cache=True, _nrt=False)
+def _change_found(
+    op, arg, status, fg, fw, npages,  # the operation and where its lookup found the file
+    cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+    bt_next, bt_prev, bt_flags, free_pages, ts, ct,
+):  # fmt: skip
+    """The untimed change of a WRITE, DELETE or DELETE_PAGE whose file the lookup
+    found at (fg, fw); returns the final status. Out of line: the lookup loop then
+    keeps fewer live values (its machine code spills less)."""
+    assoc = cfg[C_ASSOC]
+    if op == OP_WRITE:
+        new = _alloc_chain(arg, fg * assoc + fw, bt_next, bt_prev, bt_flags, free_pages, ts)
+        if new < 0:
+            ct[CT_FAIL_PAGES] += 1
+            status = ST_FAILED
+        else:
+            _free_chain(ent_pa[fg, fw], bt_next, bt_prev, bt_flags, free_pages, ts)
+            ent_pa[fg, fw] = new
+            ent_flags[fg, fw] = F_VALID | (F_SINGLE if arg == 1 else 0)
+            ct[CT_UPDATES] += 1
+    elif op == OP_DELETE:
+        _free_chain(ent_pa[fg, fw], bt_next, bt_prev, bt_flags, free_pages, ts)
+        _remove_entry(fg, fw, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev,
+                      set_count, free_sets, ts, ct)  # fmt: skip
+        ct[CT_DELETES] += 1
+    elif op == OP_DELETE_PAGE and 0 <= arg < npages:
+        p = ent_pa[fg, fw]
+        for _ in range(arg):
+            p = bt_next[p]
+        prev, nxt = bt_prev[p], bt_next[p]
+        is_first = bt_flags[p] & BT_FIRST != 0
+        is_last = bt_flags[p] & BT_LAST != 0
+        if is_first and is_last:
+            _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
+            _remove_entry(fg, fw, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev,
+                          set_count, free_sets, ts, ct)  # fmt: skip
+            ct[CT_DELETES] += 1
+        else:
+            if is_first:
+                bt_flags[nxt] |= BT_FIRST
+                bt_prev[nxt] = prev  # the LPMT location moves to the new first page
+                ent_pa[fg, fw] = nxt
+            elif is_last:
+                bt_flags[prev] |= BT_LAST
+                bt_next[prev] = -1
+            else:
+                bt_next[prev] = nxt
+                bt_prev[nxt] = prev
+            _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
+            if npages - 1 == 1:
+                ent_flags[fg, fw] |= F_SINGLE
+        ct[CT_PAGE_DELETES] += 1
+    return status
+
+
+# No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
+# helpers, and numba's refcount pruning leaves an atomic incref/decref pair per call
+# that cost ~5x in throughput. The kernel allocates nothing (``order`` is scratch).
+@numba.njit(cache=True, _nrt=False)
 def run_ops_kernel(
     ops, keys, homes, args,  # operation stream
     cfg, lp_arr, tp_arr, recency_row,  # config, layout, timing vectors, Fig. 7 recency row
@@ -178,14 +271,13 @@ def run_ops_kernel(
     bt_next, bt_prev, bt_flags, free_pages, ts,  # table state
     banks, acts, sc, cases,  # DRAM state
     rec, ct,  # recorded (bank, row) stream (may have 0 columns), counters
-    out_lat, out_nacc, out_status,
+    out_lat, out_nacc, out_status, order,  # outputs; scratch of >= k entries
 ):  # fmt: skip
     lp, tp = layout_tuple(lp_arr), params_tuple(tp_arr)
     assoc = cfg[C_ASSOC]
     early = cfg[C_EARLY_EXIT] != 0
     k, wpb = lp[LP_K], lp[LP_WPB]
     dynamic = lp[LP_DYNAMIC] != 0
-    order = np.empty(k, dtype=np.int64)
     dst = load_state(sc)
     tally = (0, 0)
     # hot counters live in locals (see timing.load_state) and are stored at the end
@@ -196,15 +288,19 @@ def run_ops_kernel(
         ct[CT_BT_READS],
         ct[CT_HITS],
     )
-    touched = 0
     for i in range(ops.shape[0]):
-        if i % TOUCH_BATCH == 0:
-            # Load the home sets of the next batch up front: independent cache misses
-            # overlap, where inside the loop each would stall the dependent probe.
-            for j in range(i, min(i + TOUCH_BATCH, ops.shape[0])):
-                h = homes[j]
-                touched += ent_key[h, 0] + ent_key[h, assoc - 1] + ent_flags[h, 0]
-                touched += ent_pa[h, 0] + set_next[h]
+        if i + PREFETCH_AHEAD < ops.shape[0]:
+            # Start loading the home set of a later operation now: its DRAM misses then
+            # overlap the work on the operations before it, where inside its own probe
+            # each would stall (a set record is two cache lines with 8 ways, see
+            # lpmt.set_record_dtype; the other prefetches hit the same lines then).
+            h = homes[i + PREFETCH_AHEAD]
+            prefetch2(ent_key, h, 0)
+            prefetch2(ent_key, h, assoc - 1)
+            prefetch2(ent_pa, h, 0)
+            prefetch2(ent_flags, h, 0)
+            prefetch(set_next, h)
+            prefetch(set_count, h)
         key, op, arg = keys[i], ops[i], args[i]
         lat = 0
         nacc = 0
@@ -214,11 +310,12 @@ def run_ops_kernel(
         g = homes[i]
         while g >= 0:
             sets_probed += 1
+            base, row = set_address(g, lp)
             if dynamic:
-                chunk_order(g, lp, banks, recency_row, order)
+                chunk_order(base, lp, banks, recency_row, order)
             for jj in range(k):
                 j = order[jj] if dynamic else jj
-                bank, row = chunk_address(g, j, lp)
+                bank = chunk_bank(base, j, lp)
                 m = wpb  # the chunk's ways are consecutive reads of one row
                 for u in range(wpb):
                     w = j * wpb + u
@@ -263,82 +360,26 @@ def run_ops_kernel(
             else:
                 npages = 1
         status = ST_HIT if fg >= 0 else ST_MISS
-        # ---- modification (untimed)
-        if fg < 0 and (op == OP_WRITE or (op == OP_READ and cfg[C_INSERT_ON_MISS] != 0)):
-            if ts[TS_FREE_PAGES] < arg:
-                ct[CT_FAIL_PAGES] += 1
-                status = ST_FAILED
-            elif eg < 0 and ts[TS_FREE_SETS] == 0:
-                ct[CT_FAIL_SETS] += 1
-                status = ST_FAILED
-            else:
-                if eg < 0:  # chain full: append a secondary set
-                    ts[TS_FREE_SETS] -= 1
-                    s = free_sets[ts[TS_FREE_SETS]]
-                    set_next[last] = s
-                    set_prev[s] = last
-                    set_next[s] = -1
-                    eg, ew = s, 0
-                    ct[CT_SEC_ALLOC] += 1
-                first = _alloc_chain(
-                    arg, eg * assoc + ew, bt_next, bt_prev, bt_flags, free_pages, ts
-                )
-                ent_key[eg, ew] = key
-                ent_pa[eg, ew] = first
-                ent_flags[eg, ew] = F_VALID | (F_SINGLE if arg == 1 else 0)
-                set_count[eg] += 1
-                ct[CT_INSERTS] += 1
-                status = ST_INSERTED
-        elif fg >= 0 and op == OP_WRITE:
-            new = _alloc_chain(arg, fg * assoc + fw, bt_next, bt_prev, bt_flags, free_pages, ts)
-            if new < 0:
-                ct[CT_FAIL_PAGES] += 1
-                status = ST_FAILED
-            else:
-                _free_chain(ent_pa[fg, fw], bt_next, bt_prev, bt_flags, free_pages, ts)
-                ent_pa[fg, fw] = new
-                ent_flags[fg, fw] = F_VALID | (F_SINGLE if arg == 1 else 0)
-                ct[CT_UPDATES] += 1
-        elif fg >= 0 and op == OP_DELETE:
-            _free_chain(ent_pa[fg, fw], bt_next, bt_prev, bt_flags, free_pages, ts)
-            _remove_entry(fg, fw, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev,
-                          set_count, free_sets, ts, ct)  # fmt: skip
-            ct[CT_DELETES] += 1
-        elif fg >= 0 and op == OP_DELETE_PAGE and 0 <= arg < npages:
-            p = ent_pa[fg, fw]
-            for _ in range(arg):
-                p = bt_next[p]
-            prev, nxt = bt_prev[p], bt_next[p]
-            is_first = bt_flags[p] & BT_FIRST != 0
-            is_last = bt_flags[p] & BT_LAST != 0
-            if is_first and is_last:
-                _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
-                _remove_entry(fg, fw, cfg, ent_key, ent_pa, ent_flags, set_next, set_prev,
-                              set_count, free_sets, ts, ct)  # fmt: skip
-                ct[CT_DELETES] += 1
-            else:
-                if is_first:
-                    bt_flags[nxt] |= BT_FIRST
-                    bt_prev[nxt] = prev  # the LPMT location moves to the new first page
-                    ent_pa[fg, fw] = nxt
-                elif is_last:
-                    bt_flags[prev] |= BT_LAST
-                    bt_next[prev] = -1
-                else:
-                    bt_next[prev] = nxt
-                    bt_prev[nxt] = prev
-                _free_page(p, bt_next, bt_prev, bt_flags, free_pages, ts)
-                if npages - 1 == 1:
-                    ent_flags[fg, fw] |= F_SINGLE
-            ct[CT_PAGE_DELETES] += 1
+        # ---- modification (untimed; a read hit changes nothing)
+        if fg < 0:
+            if op == OP_WRITE or (op == OP_READ and cfg[C_INSERT_ON_MISS] != 0):
+                status = _insert(
+                    key, arg, eg, ew, last,
+                    cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+                    bt_next, bt_prev, bt_flags, free_pages, ts, ct,
+                )  # fmt: skip
+        elif op != OP_READ:
+            status = _change_found(
+                op, arg, status, fg, fw, npages,
+                cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+                bt_next, bt_prev, bt_flags, free_pages, ts, ct,
+            )  # fmt: skip
         cycles += lat
         out_lat[i] = lat
         out_nacc[i] = nacc
         out_status[i] = status
     store_state(sc, dst)
     flush_tally(tp, cases, tally)
-    if touched == -(1 << 62):  # keeps the touching loads alive; never true
-        ct[CT_LEN - 1] += 1
     ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (
         n_reads,
         cycles,

@@ -109,12 +109,20 @@ def _divmod(x, d, shift):
 
 
 @numba.njit(cache=True, inline="always")
-def chunk_address(g, j, lp):
-    """(bank, row) of chunk j of set g."""
+def set_address(g, lp):
+    """(bank of chunk 0, row) of set g; chunk j is in bank ``chunk_bank(base, j, lp)``,
+    same row (all chunks of a set sit at the same offset in their banks)."""
     k = lp[LP_K]
-    bank = _divmod(g * k + j, lp[LP_NB], lp[LP_NB_SHIFT])[1]
-    slot = _divmod(g * k, lp[LP_NB], lp[LP_NB_SHIFT])[0]  # this set's index in the bank
-    return bank, _divmod(slot * lp[LP_WPB], lp[LP_EPR], lp[LP_EPR_SHIFT])[0]
+    slot, base = _divmod(g * k, lp[LP_NB], lp[LP_NB_SHIFT])  # slot: the set's index in a bank
+    return base, _divmod(slot * lp[LP_WPB], lp[LP_EPR], lp[LP_EPR_SHIFT])[0]
+
+
+@numba.njit(cache=True, inline="always")
+def chunk_bank(base, j, lp):
+    """Bank of chunk j of a set whose chunk 0 is in bank ``base``: (base + j) mod
+    n_banks, with j < k <= n_banks."""
+    b = base + j
+    return b - lp[LP_NB] if b >= lp[LP_NB] else b
 
 
 @numba.njit(cache=True, inline="always")
@@ -127,20 +135,20 @@ def bt_address(page, lp):
 
 
 @numba.njit(cache=True, inline="always")
-def chunk_order(g, lp, banks, recency_row, order):
-    """Fill ``order[:k]`` with the chunk indices of set g in read order: 0..k-1 (fixed),
-    or by the recency of their banks, least recent first (Fig. 7); ``banks[recency_row]``
-    holds it (larger = more recent)."""
-    k, nb = lp[LP_K], lp[LP_NB]
+def chunk_order(base, lp, banks, recency_row, order):
+    """Fill ``order[:k]`` with the chunk indices of a set (chunk 0 in bank ``base``) in
+    read order: 0..k-1 (fixed), or by the recency of their banks, least recent first
+    (Fig. 7); ``banks[recency_row]`` holds it (larger = more recent)."""
+    k = lp[LP_K]
     for j in range(k):
         order[j] = j
     if lp[LP_DYNAMIC] == 0:
         return
     for a in range(1, k):  # insertion sort on the banks' last-access stamps
         j = order[a]
-        key = banks[recency_row, (g * k + j) % nb]
+        key = banks[recency_row, chunk_bank(base, j, lp)]
         b = a - 1
-        while b >= 0 and banks[recency_row, (g * k + order[b]) % nb] > key:
+        while b >= 0 and banks[recency_row, chunk_bank(base, order[b], lp)] > key:
             order[b + 1] = order[b]
             b -= 1
         order[b + 1] = j

@@ -74,6 +74,36 @@ class LpmtConfig:
                 raise ConfigError(f"lpmt {name} must be >= 1, got {getattr(self, name)}")
         if self.secondary < 0:
             raise ConfigError(f"lpmt n_secondary must be >= 0, got {self.secondary}")
+        if self.n_pages >= 1 << 31:  # PAs are stored as int32
+            raise ConfigError(f"lpmt needs n_blocks * pages_per_block < 2**31, got {self.n_pages}")
+
+
+def set_record_dtype(assoc: int) -> np.dtype:
+    """One LPMT set as one record: the keys of its ways first, then PA (int32; pages
+    < 2**31), flags, next/previous set and count; padded to whole 64-byte lines. With
+    8 ways that is two cache lines, keys in one and everything else in the other, so
+    a lookup touches two lines where one array per field would touch four or five."""
+    names = ["key", "pa", "flags", "next", "prev", "count"]
+    formats = [("<i8", (assoc,)), ("<i4", (assoc,)), ("u1", (assoc,)), "<i8", "<i8", "<i8"]
+    offsets, pos = [], 0
+    for size in (8 * assoc, 4 * assoc, assoc, 8, 8, 8):
+        pos = -(-pos // min(size, 8)) * min(size, 8)  # natural alignment of the field
+        offsets.append(pos)
+        pos += size
+    return np.dtype(
+        {"names": names, "formats": formats, "offsets": offsets, "itemsize": -(-pos // 64) * 64}
+    )
+
+
+def _aligned_sets(n: int, assoc: int) -> np.ndarray:
+    """``n`` empty set records starting on a 64-byte boundary (numpy aligns to 16)."""
+    dt = set_record_dtype(assoc)
+    raw = np.zeros(n * dt.itemsize + 64, dtype=np.uint8)
+    start = -raw.ctypes.data % 64
+    sets = raw[start : start + n * dt.itemsize].view(dt)
+    for name in ("key", "pa", "next", "prev"):
+        sets[name] = -1
+    return sets
 
 
 @dataclass
@@ -94,12 +124,14 @@ class Lpmt:
         self.timing.validate()
         self.layout = config.layout()
         P, S, A, NP = config.n_sets, config.secondary, config.assoc, config.n_pages
-        self.ent_key = np.full((P + S, A), -1, dtype=np.int64)
-        self.ent_pa = np.full((P + S, A), -1, dtype=np.int64)
-        self.ent_flags = np.zeros((P + S, A), dtype=np.uint8)
-        self.set_next = np.full(P + S, -1, dtype=np.int64)
-        self.set_prev = np.full(P + S, -1, dtype=np.int64)
-        self.set_count = np.zeros(P + S, dtype=np.int64)
+        # the per-field arrays below are views of one record per set (set_record_dtype)
+        self.sets = _aligned_sets(P + S, A)
+        self.ent_key = self.sets["key"]
+        self.ent_pa = self.sets["pa"]
+        self.ent_flags = self.sets["flags"]
+        self.set_next = self.sets["next"]
+        self.set_prev = self.sets["prev"]
+        self.set_count = self.sets["count"]
         self.free_sets = np.arange(P + S - 1, P - 1, -1, dtype=np.int64)  # pops P first
         self.bt_next = np.full(NP, -1, dtype=np.int64)
         self.bt_prev = np.full(NP, -1, dtype=np.int64)
@@ -114,6 +146,7 @@ class Lpmt:
         )
         self._tp = self.timing.params()
         self._lp = self.layout.params()
+        self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch
 
     # ------------------------------------------------------------------ operations
     def homes(self, keys: np.ndarray) -> np.ndarray:
@@ -149,7 +182,7 @@ class Lpmt:
             self.bt_next, self.bt_prev, self.bt_flags, self.free_pages, self.ts,
             *self.dram.arrays(),
             self.record, self.counters,
-            out.latency, out.reads, out.status,
+            out.latency, out.reads, out.status, self._order,
         )  # fmt: skip
         return out
 

@@ -75,6 +75,7 @@ COUNTER_NAMES = (
 
 ERR_DEVICE_FULL = 1  # GC found nothing to reclaim on a chip with no free block
 ERR_NO_FREE_BLOCK = 2  # an allocation found no free block
+ERR_LOG_FULL = 3  # the mapping-update log overflowed within one GC burst (raise its capacity)
 
 GC_GREEDY = 0
 GC_COST_BENEFIT = 1
@@ -349,6 +350,11 @@ def log_update(S, lpn, old, new, kind):
     """Record one mapping update when the log is enabled (capacity > 0)."""
     if S.prm[P_LOG_CAP] > 0:
         n = S.ctr[C_LOG_N]
+        if n >= S.prm[P_LOG_CAP]:
+            # a GC burst can copy more than the replay's reserve (victims with few invalid
+            # pages free little space each): never write past the arrays
+            S.ctr[C_ERROR] = ERR_LOG_FULL
+            return
         S.log_lpn[n] = lpn
         S.log_old[n] = old
         S.log_new[n] = new

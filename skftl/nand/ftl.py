@@ -145,12 +145,16 @@ class Ftl:
         p[core.P_XFER] = timing.transfer_ns(g.page_size)
         p[core.P_ERASE] = timing.t_erase_ns
         p[core.P_LOG_CAP] = log_capacity
-        # the kernel stops a chunk early while a host operation and its GC burst might not fit
-        flog_reserve = 1 + c.gc_high_blocks * (2 * g.pages_per_block + 1)
-        if 0 < flash_log_capacity < 2 * flog_reserve:
+        if 0 < log_capacity <= kernel.log_reserve(S):
             raise ConfigError(
-                f"ftl: flash_log_capacity {flash_log_capacity} must be 0 (off) or at least "
-                f"{2 * flog_reserve} (two GC bursts of {flog_reserve} operations)"
+                f"ftl: log_capacity {log_capacity} must exceed the largest GC burst, "
+                f"{kernel.log_reserve(S)} entries (1 + blocks per chip x pages per block)"
+            )
+        if 0 < flash_log_capacity <= kernel.flash_log_reserve(S):
+            raise ConfigError(
+                f"ftl: flash_log_capacity {flash_log_capacity} must be 0 (off) or exceed the "
+                f"largest GC burst, {kernel.flash_log_reserve(S)} operations "
+                "(1 + blocks per chip x (2 x pages per block + 1))"
             )
         p[core.P_FLOG_CAP] = flash_log_capacity
         p[core.P_NLPN] = self.n_lpn
@@ -271,6 +275,8 @@ class Ftl:
         what = {
             core.ERR_DEVICE_FULL: "a chip has no free block and nothing to reclaim",
             core.ERR_NO_FREE_BLOCK: "an allocation found no free block",
+            core.ERR_LOG_FULL: "the mapping-update log overflowed in one GC burst "
+            "(raise log_capacity)",
         }.get(code, f"error {code}")
         return (
             f"ftl: {what} at page operation {at}; raise spare_factor or the GC watermarks "

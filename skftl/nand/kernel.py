@@ -102,6 +102,19 @@ PREFETCH = 32  # page ops whose mapping state is loaded ahead in one batch
 
 
 @njit
+def log_reserve(S):
+    """Mapping-log entries one host page op can produce at most."""
+    return 1 + S.prm[P_BPC] * S.prm[P_NP]
+
+
+@njit
+def flash_log_reserve(S):
+    """Flash-log entries one host page op can produce at most: itself plus a GC burst of up
+    to every block of the chip, each copy a read and a program, each victim an erase."""
+    return 1 + S.prm[P_BPC] * (2 * S.prm[P_NP] + 1)
+
+
+@njit
 def init_free_lists(S):
     """Put every block in its chip's free FIFO (ascending block number)."""
     for blk in range(S.prm[P_NCHIPS] * S.prm[P_BPC]):
@@ -160,7 +173,8 @@ def collect(S, chip, t):
         # sealed block holds an LPN, stale or not)
         sink = 0
         for src in range(base, base + np_):
-            sink += S.l2p[S.p2l[src]]
+            lp = S.p2l[src]
+            sink += S.l2p[lp] + policy.prefetch(S, lp)
         S.ctr[C_SINK] += sink
         copies = 0
         busy = 0  # copyback time of this victim's copies, run back to back on the chip
@@ -210,11 +224,13 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
     request's pages (reads of unmapped pages complete at arrival)."""
     np_ = S.prm[P_NP]
     log_cap = S.prm[P_LOG_CAP]
-    # room for one host update plus the largest GC burst it can trigger
-    reserve = 1 + S.prm[P_GC_HIGH] * np_
+    # room for one host update plus the largest GC burst it can trigger: the blocks sealed
+    # during a burst hold only valid copies, so its victims are distinct blocks that were
+    # sealed before it -- at most all blocks of the chip (gc_high victims is not a bound:
+    # victims with few invalid pages free little space each)
+    reserve = log_reserve(S)
     flog_cap = S.prm[P_FLOG_CAP]
-    # ... and one host operation plus a GC burst's reads, programs and erases
-    flog_reserve = 1 + S.prm[P_GC_HIGH] * (2 * np_ + 1)
+    flog_reserve = flash_log_reserve(S)
     gc_low = S.prm[P_GC_LOW]
     for i in range(start, end):
         if (i - start) % PREFETCH == 0:
@@ -223,6 +239,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
             sink = 0
             for j in range(i, min(i + PREFETCH, end)):
                 old = S.l2p[lpn[j]]
+                sink += policy.prefetch(S, lpn[j])
                 if old >= 0:
                     sink += S.valid[old >> 3] + S.vcount[block_of(S, old)]
             S.ctr[C_SINK] += sink

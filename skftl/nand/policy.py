@@ -29,6 +29,10 @@ Hooks (``S`` is the ``FtlArrays`` state):
   virtual block wanted by the stream.
 * ``free_list_of(S, blk)`` -> which of the ``n_free_lists`` free FIFOs of its chip an
   erased block joins (SK-FTL: popcount of the block number; default: 0).
+* ``prefetch(S, lpn)`` -> a value loaded from the policy's per-LPN state, added to a sink:
+  the kernel calls it in its batched prefetch loops (the next host ops, a GC victim's
+  pages) so that the policy's cache misses overlap there instead of stalling each op
+  (PPB: the LPN's level word; default: nothing).
 
 While GC copies a victim (state VICTIM), the victim's valid bits and count are cleared only
 when it is erased, after its last copy: hooks called during GC must not read them.
@@ -49,26 +53,49 @@ from skftl.nand.core import (
     inline,
     write_point_block,
 )
+from skftl.nand.policies_ppb import (  # PPB and the naive split (skftl/nand/policies_ppb.py)
+    level_stream,
+    ppb_on_read,
+    ppb_prefetch,
+    ppb_select_block,
+    ppb_write_stream,
+    split_select_block,
+    split_write_stream,
+)
 from skftl.nand.policies_skftl import skftl_free_list, skftl_select_block
 
 POLICY_PAGE = 0  # conventional page-mapped FTL: one write point per (chip, stream)
 POLICY_SKFTL = 2  # SK-FTL's SK-aware allocator (skftl/nand/policies_skftl.py)
-POLICIES = {"page": POLICY_PAGE, "sk-ftl": POLICY_SKFTL}
+POLICY_PPB = 20  # PPB: hot/cold areas, four levels, virtual blocks
+POLICY_PPB_SPLIT = 21  # PPB's Fig. 3 baseline: hot -> fast, cold -> slow pages of the same blocks
+POLICIES = {
+    "page": POLICY_PAGE,
+    "sk-ftl": POLICY_SKFTL,
+    "ppb": POLICY_PPB,
+    "ppb_split": POLICY_PPB_SPLIT,
+}
 
 
 @inline
 def write_stream(S, lpn, given):
+    if S.prm[P_POLICY] == POLICY_PPB:
+        return ppb_write_stream(S, lpn, given)
+    if S.prm[P_POLICY] == POLICY_PPB_SPLIT:
+        return split_write_stream(S, lpn, given)
     return given
 
 
 @inline
 def gc_stream(S, lpn, victim_stream):
+    if S.prm[P_POLICY] == POLICY_PPB or S.prm[P_POLICY] == POLICY_PPB_SPLIT:
+        return level_stream(S, lpn)
     return victim_stream
 
 
 @inline
 def on_read(S, lpn, ppn):
-    return
+    if S.prm[P_POLICY] == POLICY_PPB:
+        ppb_on_read(S, lpn)
 
 
 @inline
@@ -92,7 +119,18 @@ def select_block(S, chip, stream, lpn, old_ppn, is_gc):
         return write_point_block(S, chip, stream, 0)
     if S.prm[P_POLICY] == POLICY_SKFTL:
         return skftl_select_block(S, chip, old_ppn)
+    if S.prm[P_POLICY] == POLICY_PPB:
+        return ppb_select_block(S, chip, stream)
+    if S.prm[P_POLICY] == POLICY_PPB_SPLIT:
+        return split_select_block(S, chip, stream)
     return -1
+
+
+@inline
+def prefetch(S, lpn):
+    if S.prm[P_POLICY] == POLICY_PPB or S.prm[P_POLICY] == POLICY_PPB_SPLIT:
+        return ppb_prefetch(S, lpn)
+    return 0
 
 
 @inline

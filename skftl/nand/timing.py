@@ -23,6 +23,7 @@ import numpy as np
 from skftl.errors import ConfigError
 
 PAGE_SPEEDS = ("uniform", "lsb_msb", "charge_trap_3d")
+SPEED_ANCHORS = ("slowest", "fastest", "mean")
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Timing:
     t_read_msb_ns: int = 0  # lsb_msb only (0: same as t_read)
     speed_ratio: float = 1.0  # charge_trap_3d: slowest/fastest page latency
     fast_end: str = "last"  # charge_trap_3d: "last" or "first"
+    speed_anchor: str = "slowest"  # charge_trap_3d: page t_read/t_prog describe (SPEED_ANCHORS)
     copyback: bool = True  # GC copies stay inside the chip (no channel transfer)
 
     def __post_init__(self) -> None:
@@ -45,6 +47,10 @@ class Timing:
             )
         if self.fast_end not in ("last", "first"):
             raise ConfigError(f"nand: fast_end must be 'last' or 'first', got {self.fast_end!r}")
+        if self.speed_anchor not in SPEED_ANCHORS:
+            raise ConfigError(
+                f"nand: speed_anchor must be one of {SPEED_ANCHORS}, got {self.speed_anchor!r}"
+            )
         if min(self.t_read_ns, self.t_prog_ns, self.t_erase_ns) < 0 or self.channel_mb_s <= 0:
             raise ConfigError("nand: latencies must be >= 0 and channel_mb_s > 0")
         if self.speed_ratio < 1.0:
@@ -68,6 +74,10 @@ class Timing:
             if self.fast_end == "first":
                 x = 1.0 - x
             scale = 1.0 - x * (1.0 - 1.0 / self.speed_ratio)
+            if self.speed_anchor == "fastest":
+                scale *= self.speed_ratio
+            elif self.speed_anchor == "mean":
+                scale /= scale.mean()
             read *= scale
             prog *= scale
         return np.rint(read).astype(np.int64), np.rint(prog).astype(np.int64)
@@ -93,6 +103,7 @@ class Timing:
             t_read_msb_ns=us("t_read_msb_us", 0),
             speed_ratio=float(s.get("speed_ratio", 1.0)),
             fast_end=str(s.get("fast_end", "last")),
+            speed_anchor=str(s.get("speed_anchor", "slowest")),
             copyback=bool(s.get("gc_copyback", True)),
         )
 

@@ -21,6 +21,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+# one popcount for the allocator and the cost model (SWAR, inlined into both kernels)
+from skftl.nand.policies_skftl import popcount
+
 # --- parameters prm[Q_*] ---------------------------------------------------------------
 Q_W = 0  # bits per entry (interport distance)
 Q_K = 1  # entries per racetrack
@@ -75,16 +78,6 @@ COUNTER_NAMES = (
 
 njit = numba.njit(cache=True)
 inline = numba.njit(cache=True, inline="always")
-
-
-@inline
-def popcount(x):
-    """Set bits of a non-negative integer < 2**64 (SWAR)."""
-    x = np.uint64(x)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @inline

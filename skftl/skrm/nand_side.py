@@ -34,8 +34,10 @@ def make_ftl(
     if sk_allocator:
         cfg = replace(cfg, policy="sk-ftl", n_free_lists=block_bits(geo.n_blocks) + 1)
         pstate = skftl_pstate(geo.n_chips, geo.n_blocks, open_per_class, first_write)
-    reserve = 1 + cfg.gc_high_blocks * geo.pages_per_block
-    return Ftl(geo, timing, cfg, log_capacity=max(LOG_CAPACITY, 4 * reserve), pstate=pstate)
+    # the log must exceed the largest burst one host page op can produce (a GC pass over a
+    # whole chip, skftl.nand.kernel.log_reserve); keep a few of those between drains
+    burst = 1 + geo.blocks_per_chip * geo.pages_per_block
+    return Ftl(geo, timing, cfg, log_capacity=max(LOG_CAPACITY, 4 * burst), pstate=pstate)
 
 
 def replay_costed(

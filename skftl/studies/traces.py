@@ -2,8 +2,9 @@
 
 Per trace (see :mod:`skftl.traces.stats` for the exact definitions, including what counts as
 sequential): request count, read %, mean read and write size, sequential read and write %,
-footprint in pages, duration, IOPS. The workflow characterises each trace in its own job and
-merges; :func:`run` does the same in one process.
+footprint in pages, duration, IOPS. The workflow first prepares (locates and caches) each real
+trace in its own job, then characterises them all in one (a cached trace takes well under a
+second).
 """
 
 from __future__ import annotations
@@ -151,29 +152,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "traces",
         nargs="*",
-        help="trace ids (registered names or syn-<preset>); with --merge: per-trace .nc files",
+        help="trace ids (registered names or syn-<preset>); default: every trace of the config",
     )
     p.add_argument("-o", "--out", required=True, help="output .nc")
-    p.add_argument("--merge", action="store_true", help="merge per-trace datasets")
     p.add_argument("--headline", help="also write the Table III comparison CSV here")
     p.set_defaults(func=_cmd_characterise)
 
 
 def _cmd_characterise(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
-    if args.merge:
-        parts = []
-        for path in args.traces:
-            with xr.open_dataset(path, engine="h5netcdf") as part:
-                parts.append(part.load())
-        ds = merge(parts, cfg)
-    else:
-        ids = args.traces or trace_ids(cfg)
-        ds = (
-            merge([characterise_trace(t, cfg) for t in ids], cfg)
-            if len(ids) > 1
-            else characterise_trace(ids[0], cfg)
-        )
+    ids = args.traces or trace_ids(cfg)
+    ds = merge([characterise_trace(t, cfg) for t in ids], cfg)
     write_netcdf(ds, Path(args.out))
     if args.headline:
         write_csv(headline(ds, cfg), args.headline)

@@ -1,5 +1,5 @@
 # Traces: locate-or-fetch + convert into the columnar cache (one job per real trace), then
-# characterise every trace (one job each, so a cluster fans out) and merge.
+# characterise every trace, then the notebook.
 
 wildcard_constraints:
     trace=r"[A-Za-z0-9_.+\-]+",
@@ -20,38 +20,20 @@ rule trace_prepare:
         "{SKFTL} prepare-trace {wildcards.trace} --manifest {output} {params.fetch} > {log} 2>&1"
 
 
-def _trace_inputs(wildcards):
-    # synthetic traces need no preparation; real ones need their manifest
-    if wildcards.trace.startswith("syn-"):
-        return []
-    return [f"results/traces/manifest/{wildcards.trace}.json"]
-
-
-rule trace_characterise:
+rule traces_characterise:
+    # one job for every trace: characterising a cached trace takes well under a second, less
+    # than starting a job for it
     input:
-        _trace_inputs,
-    output:
-        "results/traces/per_trace/{trace}.nc",
-    conda:
-        "../../envs/simulate.yaml"
-    log:
-        "results/logs/trace_characterise/{trace}.log",
-    shell:
-        "{SKFTL} characterise {wildcards.trace} -o {output} > {log} 2>&1"
-
-
-rule traces_merge:
-    input:
-        expand("results/traces/per_trace/{trace}.nc", trace=SYNTHETIC_TRACES + REAL_TRACES),
+        expand("results/traces/manifest/{trace}.json", trace=REAL_TRACES),
     output:
         nc="results/traces/characteristics.nc",
         headline="results/traces/headline.csv",
     conda:
         "../../envs/simulate.yaml"
     log:
-        "results/logs/traces_merge.log",
+        "results/logs/traces_characterise.log",
     shell:
-        "{SKFTL} characterise --merge {input} -o {output.nc} --headline {output.headline} > {log} 2>&1"
+        "{SKFTL} characterise -o {output.nc} --headline {output.headline} > {log} 2>&1"
 
 
 rule traces_notebook:

@@ -1,0 +1,91 @@
+"""Replay speed of the PPB policy against the plain page-mapped FTL kernel (target: PPB
+within 2x of the plain kernel's page operations per second).
+
+Run: PYTHONPATH=. python benchmarks/bench_ppb.py [--policy all|page|ppb|ppb_split]
+
+Device: Table 1 of the PPB paper (64 GiB, 16 KB pages, 384 pages per block, 8 x 4 chips,
+charge-trap speed profile at 3x), 7 % spare. Each policy: fill every logical page once
+(cold), then ``--ops`` page operations (50 % reads, 50 % writes, 30 % of writes first-stage
+hot) over a Zipf-skewed set of logical pages, one every 2 us, which keeps GC running. Prints
+page operations per CPU second (host ops + GC copies), the ratio to the plain kernel, and
+peak memory; ``all`` runs each policy in its own process so each peak is its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb
+from skftl.nand.geometry import GIB
+
+TIMING = Timing(49_000, 600_000, 4_000_000, 533.0, page_speed="charge_trap_3d", speed_ratio=3.0)
+
+
+def peak_rss_gb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e9
+
+
+def bench(policy: str, n_ops: int, seed: int) -> float:
+    geo = Geometry.from_capacity(64 * GIB, 16384, 384, channels=8, chips_per_channel=4)
+    cfg = FtlConfig(gc_low_blocks=5, gc_high_blocks=6, n_streams=4, policy=policy)
+    ftl = Ftl(geo, TIMING, cfg)
+    if policy != "page":
+        policies_ppb.attach(ftl)
+    # the fill also compiles the kernel (cached after the first run)
+    w = time.perf_counter()
+    ftl.fill()
+    fill_s = time.perf_counter() - w
+    rng = np.random.default_rng(seed)
+    lpn = (rng.zipf(1.2, n_ops) * 7919 % ftl.n_lpn).astype(np.int32)
+    op = (rng.random(n_ops) < 0.5).astype(np.int8)
+    hot = ((rng.random(n_ops) < 0.3) & (op == 1)).astype(np.int8)
+    t = np.arange(n_ops, dtype=np.int64) * 2000
+    stream = None if policy == "page" else hot
+    c0 = ftl.counters()
+    w, c = time.perf_counter(), time.process_time()
+    ftl.run_pages(lpn, op, stream=stream, time_ns=t)
+    wall, cpu = time.perf_counter() - w, time.process_time() - c
+    c1 = ftl.counters()
+    gc = c1["gc_copies"] - c0["gc_copies"]
+    rate = (n_ops + gc) / cpu
+    print(
+        f"{policy:>9}: fill {fill_s:.1f} s; {n_ops:,} ops + {gc:,} GC copies in {cpu:.2f} s CPU "
+        f"({wall:.2f} s wall) = {rate:,.0f} page ops per CPU second, "
+        f"{n_ops / cpu:,.0f} host ops/s; peak RSS {peak_rss_gb():.2f} GB"
+    )
+    return rate
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--policy", default="all", choices=["all", "page", "ppb", "ppb_split"])
+    ap.add_argument("--ops", type=int, default=4_000_000)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    if args.policy != "all":
+        print(f"RATE {bench(args.policy, args.ops, args.seed)}")
+        return
+    rates = {}
+    for pol in ("page", "ppb", "ppb_split"):
+        out = subprocess.run(
+            [sys.executable, __file__, "--policy", pol, "--ops", str(args.ops)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        print(out.splitlines()[0])
+        rates[pol] = float(out.split("RATE ")[1])
+    for pol in ("ppb", "ppb_split"):
+        r = rates[pol] / rates["page"]
+        verdict = "within" if r >= 0.5 else "NOT within"
+        print(f"{pol} / page kernel speed: {r:.2f} ({verdict} the 2x target)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""A pure-Python PPB / naive-split policy on top of the reference FTL (the rules of
+``skftl.nand.policies_ppb`` restated with dicts and deques): the kernel is tested against it."""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict, defaultdict, deque
+
+from tests.nand_reference import RefFtl
+
+
+class RefPpb(RefFtl):
+    def __init__(self, *, policy, n_vbs, max_open, hot_cap, iron_cap, cold_reads, **kw):
+        super().__init__(**kw)
+        self.policy, self.K, self.max_open = policy, n_vbs, max_open
+        self.hot_cap, self.iron_cap, self.cold_reads = hot_cap, iron_cap, cold_reads
+        self.level = {}  # lpn -> 0 icy-cold, 1 cold, 2 hot, 3 iron-hot
+        self.reads = {}  # lpn -> reads while in the cold area
+        self.hot = OrderedDict()  # LRU: last item = head (most recent)
+        self.iron = OrderedDict()
+        self.writable = {}  # (chip, area, vb class) -> block
+        self.waiting = defaultdict(deque)  # (chip, area, vb class) -> blocks waiting
+        self.open = defaultdict(int)  # (chip, area) -> blocks with free space
+        self.stats = Counter()
+        self.events = []  # per program: (block, its erase count, area, wanted class, VB class)
+
+    # --- levels -----------------------------------------------------------------------
+    def enforce(self):
+        while len(self.iron) > self.iron_cap:
+            v = self.iron.popitem(last=False)[0]
+            self.hot[v] = None
+            self.level[v] = 2
+            self.stats["iron_demotions"] += 1
+        while len(self.hot) > self.hot_cap:
+            v = self.hot.popitem(last=False)[0]
+            self.reads[v] = 0
+            self.level[v] = 0
+            self.stats["hot_demotions"] += 1
+
+    def write_stream(self, lpn, given):
+        if self.policy == "ppb_split":
+            self.level[lpn] = 1 if given else 0
+            return self.level[lpn]
+        lv = self.level.get(lpn, -1)
+        if given:
+            if lv == 3:
+                self.iron.move_to_end(lpn)
+                return 3
+            if lv == 2:
+                del self.hot[lpn]
+            else:
+                self.reads[lpn] = 0
+            self.hot[lpn] = None
+            self.level[lpn] = 2
+            self.enforce()
+            return self.level[lpn]
+        if lv in (2, 3):
+            del (self.iron if lv == 3 else self.hot)[lpn]
+            self.reads[lpn] = 0
+        self.level[lpn] = 1 if self.reads.get(lpn, 0) >= self.cold_reads else 0
+        return self.level[lpn]
+
+    def on_read(self, lpn):
+        if self.policy == "ppb_split":
+            return
+        lv = self.level.get(lpn, -1)
+        if lv == 2:
+            del self.hot[lpn]
+            self.iron[lpn] = None
+            self.level[lpn] = 3
+            self.stats["promotions"] += 1
+            self.enforce()
+        elif lv == 3:
+            self.iron.move_to_end(lpn)
+        elif lv >= 0:
+            self.reads[lpn] = self.reads.get(lpn, 0) + 1
+            if lv == 0 and self.reads[lpn] >= self.cold_reads:
+                self.level[lpn] = 1
+                self.stats["cold_promotions"] += 1
+
+    def gc_stream(self, lpn, victim_stream):
+        return self.level[lpn]
+
+    # --- virtual-block lists --------------------------------------------------------
+    def enter(self, chip, area, k, blk):
+        if (chip, area, k) in self.writable:
+            self.waiting[(chip, area, k)].append(blk)
+        else:
+            self.writable[(chip, area, k)] = blk
+
+    def select_block(self, chip, stream):
+        area = stream >> 1 if self.policy == "ppb" else 0
+        want = self.K - 1 if stream & 1 else 0
+        blk = self.writable.get((chip, area, want))
+        if blk is None and not (want == 0 and self.open[(chip, area)] < self.max_open):
+            for d in range(1, self.K):
+                for k in (want - d, want + d):
+                    if 0 <= k < self.K and (chip, area, k) in self.writable:
+                        blk = self.writable[(chip, area, k)]
+                        break
+                if blk is not None:
+                    self.stats["diverted"] += 1
+                    break
+        if blk is None:
+            if not self.free[chip]:
+                raise RuntimeError("no free block")
+            blk = self.free[chip].popleft()
+            self.state[blk] = "open"
+            self.stream_of[blk] = area
+            self.open[(chip, area)] += 1
+            self.stats["blocks_opened"] += 1
+            self.enter(chip, area, 0, blk)
+        np_ = self.pages_per_block
+        page = self.next_page[blk]
+        k = page * self.K // np_
+        self.events.append((blk, self.erase_count[blk], area, want, k))
+        if want == self.K - 1:
+            self.stats["want_fast"] += 1
+            self.stats["got_fast"] += k == self.K - 1
+        elif k == self.K - 1:
+            self.stats["got_fast_unwanted"] += 1
+        if page + 1 == (k + 1) * np_ // self.K:
+            q = self.waiting[(chip, area, k)]
+            if q:
+                self.writable[(chip, area, k)] = q.popleft()
+            else:
+                del self.writable[(chip, area, k)]
+            if k + 1 < self.K:
+                self.enter(chip, area, k + 1, blk)
+            else:
+                self.open[(chip, area)] -= 1
+        return blk

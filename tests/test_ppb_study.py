@@ -1,0 +1,103 @@
+"""Smoke test of the `ppb` study on a tiny configuration, and the timing speed anchor."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skftl.config import load_config
+from skftl.errors import ConfigError
+from skftl.nand import Timing
+from skftl.studies import ppb as study
+from skftl.traces import expand_to_pages
+from skftl.traces.requests import Requests, TraceMeta
+
+
+def tiny_config() -> dict:
+    cfg = copy.deepcopy(load_config())
+    s = cfg["ppb"]
+    s["device"].update(capacity_gib=0.5, channels=1, chips_per_channel=2, pages_per_block=64)
+    s.update(
+        page_sizes=[8192, 16384],
+        speed_ratios=[2, 4],
+        extra_traces=[],
+        max_requests=3000,
+        synthetic_requests=3000,
+        beyond={"n_vbs": [4], "strict": True, "bloom": True, "sk_allocator": True},
+    )
+    # synthetic stand-ins keep the test independent of the shared traces
+    cfg["traces"]["workloads"]["msr_web"] = []
+    cfg["traces"]["workloads"]["msr_media"] = []
+    return cfg
+
+
+def test_study_runs_and_headline_has_paper_numbers():
+    ds = study.run(tiny_config(), progress=False)
+    assert list(ds.policy.values) == [
+        "page",
+        "ppb_split",
+        "ppb",
+        "ppb_vb4",
+        "ppb_strict",
+        "ppb_bloom",
+        "sk_alloc",
+    ]
+    for name, var in ds.data_vars.items():
+        assert var.attrs.get("units") and var.attrs.get("long_name"), name
+    assert (ds.trace_synthetic == 1).all()
+    assert np.isfinite(ds.read_latency).all() and np.isfinite(ds.read_array).all()
+    # same placement at every ratio: erase counts do not depend on timing
+    assert (ds.erases.diff("speed_ratio") == 0).all()
+    # faster pages never make the conventional FTL's reads slower
+    conv = ds.read_array.sel(policy="page")
+    assert (conv.sel(speed_ratio=4) < conv.sel(speed_ratio=2)).all()
+    assert (ds.read_improvement.sel(policy="page") == 0).all()
+    head = study.headline(ds)
+    assert list(head.columns) == ["metric", "paper", "ours", "rel_diff", "note"]
+    assert 18.56 in head.paper.values and 10.0 in head.paper.values
+    assert "config" in ds.attrs and "skftl_version" in ds.attrs
+
+
+def test_bad_scale_is_rejected():
+    cfg = tiny_config()
+    cfg["ppb"]["scale"] = "huge"
+    with pytest.raises(ConfigError, match="scale"):
+        study.run(cfg, progress=False)
+
+
+@pytest.mark.parametrize("anchor", ["slowest", "fastest", "mean"])
+def test_speed_anchor(anchor):
+    t = Timing(
+        49_000, 600_000, 1, 533.0, page_speed="charge_trap_3d", speed_ratio=4.0, speed_anchor=anchor
+    )
+    read, prog = t.page_tables(384)
+    assert read[0] > read[-1] and prog[0] > prog[-1]
+    assert read[0] / read[-1] == pytest.approx(4.0, rel=1e-3)
+    ref = {"slowest": read.max(), "fastest": read.min(), "mean": read.mean()}[anchor]
+    assert ref == pytest.approx(49_000, rel=1e-3)
+    with pytest.raises(ConfigError, match="speed_anchor"):
+        Timing(1, 1, 1, 1.0, speed_anchor="median")
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 10**7), st.integers(1, 40_000), st.booleans()),
+        min_size=1,
+        max_size=60,
+    )
+)
+def test_compact_addresses_is_a_page_bijection(rows):
+    off, size, w = (np.array(x) for x in zip(*rows, strict=True))
+    req = Requests(np.arange(len(off)), off, size, w, TraceMeta(name="t", format="test"))
+    a = expand_to_pages(req, 4096)
+    b = expand_to_pages(study.compact_addresses(req, 4096), 4096)
+    assert (a.request == b.request).all()
+    pairs = set(zip(a.lpn.tolist(), b.lpn.tolist(), strict=True))
+    assert len({x for x, _ in pairs}) == len(pairs) == len({y for _, y in pairs})
+    assert sorted({y for _, y in pairs}) == list(range(len(pairs)))  # dense
+    assert sorted(pairs) == sorted(pairs, key=lambda p: p[1])  # address order kept
