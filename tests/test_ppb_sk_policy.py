@@ -197,11 +197,17 @@ def test_sk_awareness_keeps_more_block_popcounts_than_ppb():
     assert res["sk"][1] < res["ppb"][1]
 
 
-def test_attach_rejects_bad_setup():
+@pytest.mark.parametrize("policy", ["ppb_sk", "sk-ftl"])
+def test_too_few_free_lists_is_a_config_error(policy):
+    """Popcount free lists need n_free_lists >= bits + 1 (the kernel would write past
+    them): a clear error, not a crash."""
     cfg = FtlConfig(
-        spare_factor=0.35, gc_low_blocks=5, gc_high_blocks=6, n_streams=4, policy="ppb_sk"
+        spare_factor=0.35, gc_low_blocks=5, gc_high_blocks=6, n_streams=4, policy=policy
     )
-    with pytest.raises(ConfigError, match="n_free_lists"):
-        pk.attach(Ftl(Geometry(1, 1, 1, 40, 16, 4096), TIMING, cfg))
+    with pytest.raises(ConfigError, match="n_free_lists >= 7"):
+        Ftl(Geometry(1, 1, 1, 40, 16, 4096), TIMING, cfg)
+
+
+def test_attach_needs_policy_ppb_sk():
     with pytest.raises(ConfigError, match="policy ppb_sk"):
         pk.attach(ppb_ftl("ppb"))

@@ -30,7 +30,7 @@ from skftl.errors import ConfigError
 from skftl.nand import policies_ppb as pp
 from skftl.nand.core import P_NP, inline
 from skftl.nand.policies_ppb import H_K, H_OFF_QH, H_OFF_QN, H_OFF_QT, H_OFF_WP, _slot, vb_select
-from skftl.nand.policies_skftl import block_bits, popcount, wanted_classes
+from skftl.nand.policies_skftl import popcount, wanted_classes
 
 
 @inline
@@ -89,15 +89,8 @@ def ppb_sk_select_block(S, chip, stream, old_ppn):
 
 
 def attach(ftl, **kw) -> None:
-    """Give an ``Ftl`` built with policy ``ppb_sk`` (and ``n_free_lists`` >= the popcount
-    classes of its block numbers) its policy state; ``kw`` as ``policies_ppb.attach``."""
-    g, c = ftl.geometry, ftl.config
-    if c.policy != "ppb_sk":
-        raise ConfigError(f"ppb_sk: attach() needs policy ppb_sk, got {c.policy!r}")
-    need = block_bits(g.n_blocks) + 1
-    if c.n_free_lists < need:
-        raise ConfigError(
-            f"ppb_sk: needs ftl n_free_lists >= {need} (popcount classes of "
-            f"{g.n_blocks} block numbers), got {c.n_free_lists}"
-        )
+    """Give an ``Ftl`` built with policy ``ppb_sk`` its policy state (``Ftl`` itself checks
+    that ``n_free_lists`` holds the popcount classes); ``kw`` as ``policies_ppb.attach``."""
+    if ftl.config.policy != "ppb_sk":
+        raise ConfigError(f"ppb_sk: attach() needs policy ppb_sk, got {ftl.config.policy!r}")
     pp.attach(ftl, **kw)

@@ -78,6 +78,7 @@ POLICIES = {
     "ppb_split": POLICY_PPB_SPLIT,
     "ppb_sk": POLICY_PPB_SK,
 }
+POPCOUNT_LIST_POLICIES = ("sk-ftl", "ppb_sk")  # free_list_of = popcount of the block number
 
 
 @inline
