@@ -1,7 +1,7 @@
 """Replay speed of the PPB policy against the plain page-mapped FTL kernel (target: PPB
 within 2x of the plain kernel's page operations per second).
 
-Run: PYTHONPATH=. python benchmarks/bench_ppb.py [--policy all|page|ppb|ppb_split]
+Run: PYTHONPATH=. python benchmarks/bench_ppb.py [--policy all|page|ppb|ppb_split|ppb_sk]
 
 Device: Table 1 of the PPB paper (64 GiB, 16 KB pages, 384 pages per block, 8 x 4 chips,
 charge-trap speed profile at 3x), 7 % spare. Each policy: fill every logical page once
@@ -21,8 +21,9 @@ import time
 
 import numpy as np
 
-from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb
+from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb, policies_ppb_sk
 from skftl.nand.geometry import GIB
+from skftl.nand.policies_skftl import block_bits
 
 TIMING = Timing(49_000, 600_000, 4_000_000, 533.0, page_speed="charge_trap_3d", speed_ratio=3.0)
 
@@ -33,10 +34,13 @@ def peak_rss_gb() -> float:
 
 def bench(policy: str, n_ops: int, seed: int) -> float:
     geo = Geometry.from_capacity(64 * GIB, 16384, 384, channels=8, chips_per_channel=4)
-    cfg = FtlConfig(gc_low_blocks=5, gc_high_blocks=6, n_streams=4, policy=policy)
+    lists = block_bits(geo.n_blocks) + 1 if policy == "ppb_sk" else 1
+    cfg = FtlConfig(
+        gc_low_blocks=5, gc_high_blocks=6, n_streams=4, policy=policy, n_free_lists=lists
+    )
     ftl = Ftl(geo, TIMING, cfg)
     if policy != "page":
-        policies_ppb.attach(ftl)
+        (policies_ppb_sk.attach if policy == "ppb_sk" else policies_ppb.attach)(ftl)
     # the fill also compiles the kernel (cached after the first run)
     w = time.perf_counter()
     ftl.fill()
@@ -64,7 +68,9 @@ def bench(policy: str, n_ops: int, seed: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--policy", default="all", choices=["all", "page", "ppb", "ppb_split"])
+    ap.add_argument(
+        "--policy", default="all", choices=["all", "page", "ppb", "ppb_split", "ppb_sk"]
+    )
     ap.add_argument("--ops", type=int, default=4_000_000)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
@@ -72,7 +78,7 @@ def main() -> None:
         print(f"RATE {bench(args.policy, args.ops, args.seed)}")
         return
     rates = {}
-    for pol in ("page", "ppb", "ppb_split"):
+    for pol in ("page", "ppb", "ppb_split", "ppb_sk"):
         out = subprocess.run(
             [sys.executable, __file__, "--policy", pol, "--ops", str(args.ops)],
             capture_output=True,
@@ -81,7 +87,7 @@ def main() -> None:
         ).stdout
         print(out.splitlines()[0])
         rates[pol] = float(out.split("RATE ")[1])
-    for pol in ("ppb", "ppb_split"):
+    for pol in ("ppb", "ppb_split", "ppb_sk"):
         r = rates[pol] / rates["page"]
         verdict = "within" if r >= 0.5 else "NOT within"
         print(f"{pol} / page kernel speed: {r:.2f} ({verdict} the 2x target)")

@@ -114,7 +114,8 @@ class RefFtl:
     def on_read(self, lpn):
         pass
 
-    def select_block(self, chip, stream):
+    def select_block(self, chip, stream, old=-1):
+        """``old``: the data's current PPN (-1: unmapped), as the kernel's hook gets it."""
         return self.block_for(chip, stream)
 
     # --- timing ---------------------------------------------------------------------
@@ -176,7 +177,7 @@ class RefFtl:
                 src = v * np_ + page
                 if src in self.p2l:
                     lpn = self.p2l[src]
-                    dst_blk = self.select_block(chip, self.gc_stream(lpn, self.stream_of[v]))
+                    dst_blk = self.select_block(chip, self.gc_stream(lpn, self.stream_of[v]), src)
                     self.invalidate(src)
                     dst = self.program(dst_blk, lpn)
                     self.log.append((lpn, src, dst, 1))
@@ -225,7 +226,7 @@ class RefFtl:
                 if len(self.free[chip]) < self.gc_low:
                     self.collect(chip, t)
                 old = self.l2p.get(lpn, -1)
-                blk = self.select_block(chip, stream)
+                blk = self.select_block(chip, stream, old)
                 if old >= 0:
                     self.invalidate(old)
                 ppn = self.program(blk, lpn)

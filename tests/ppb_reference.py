@@ -87,8 +87,14 @@ class RefPpb(RefFtl):
         else:
             self.writable[(chip, area, k)] = blk
 
-    def select_block(self, chip, stream):
-        area = stream >> 1 if self.policy == "ppb" else 0
+    def take_free(self, chip, old):
+        """A free block to open: the chip's oldest."""
+        if not self.free[chip]:
+            raise RuntimeError("no free block")
+        return self.free[chip].popleft()
+
+    def select_block(self, chip, stream, old=-1):
+        area = 0 if self.policy == "ppb_split" else stream >> 1
         want = self.K - 1 if stream & 1 else 0
         blk = self.writable.get((chip, area, want))
         if blk is None and not (want == 0 and self.open[(chip, area)] < self.max_open):
@@ -101,9 +107,7 @@ class RefPpb(RefFtl):
                     self.stats["diverted"] += 1
                     break
         if blk is None:
-            if not self.free[chip]:
-                raise RuntimeError("no free block")
-            blk = self.free[chip].popleft()
+            blk = self.take_free(chip, old)
             self.state[blk] = "open"
             self.stream_of[blk] = area
             self.open[(chip, area)] += 1
@@ -129,3 +133,43 @@ class RefPpb(RefFtl):
             else:
                 self.open[(chip, area)] -= 1
         return blk
+
+
+def popcount(x):
+    return bin(x).count("1")
+
+
+class RefPpbSk(RefPpb):
+    """PPB with SK-FTL's popcount free lists and block preference (policy ``ppb_sk``)."""
+
+    def __init__(self, **kw):
+        super().__init__(policy="ppb_sk", **kw)
+
+    def take_free(self, chip, old):
+        # per-class FIFOs keep the chip's global free order, so the oldest block of a class
+        # is its first one in the chip's deque; the nearest class wins, lower first
+        want = popcount(old // self.pages_per_block) if old >= 0 else 0
+        for d in range(64):
+            for c in (want - d, want + d) if d else (want,):
+                for b in self.free[chip]:
+                    if popcount(b) == c:
+                        self.free[chip].remove(b)
+                        return b
+        raise RuntimeError("no free block")
+
+    def select_block(self, chip, stream, old=-1):
+        want = self.K - 1 if stream & 1 else 0
+        key = (chip, stream >> 1, want)
+        if old >= 0 and key in self.writable:
+            np_ = self.pages_per_block
+            ob, op = divmod(old, np_)
+
+            def mismatch(b):
+                return 2 * (self.next_page[b] != op) + (popcount(b) != popcount(ob))
+
+            q = self.waiting[key]
+            best = min([self.writable[key], *q], key=mismatch)  # first of the minima
+            if best != self.writable[key]:
+                q[q.index(best)] = self.writable[key]
+                self.writable[key] = best
+        return super().select_block(chip, stream, old)

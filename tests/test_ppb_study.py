@@ -27,7 +27,7 @@ def tiny_config() -> dict:
         extra_traces=[],
         max_requests=3000,
         synthetic_requests=3000,
-        beyond={"n_vbs": [4], "strict": True, "bloom": True, "sk_allocator": True},
+        beyond={"n_vbs": [4], "strict": True, "bloom": True, "sk_allocator": True, "ppb_sk": True},
     )
     # synthetic stand-ins keep the test independent of the shared traces
     cfg["traces"]["workloads"]["msr_web"] = []
@@ -45,6 +45,7 @@ def test_study_runs_and_headline_has_paper_numbers():
         "ppb_strict",
         "ppb_bloom",
         "sk_alloc",
+        "ppb_sk",
     ]
     for name, var in ds.data_vars.items():
         assert var.attrs.get("units") and var.attrs.get("long_name"), name
@@ -56,6 +57,12 @@ def test_study_runs_and_headline_has_paper_numbers():
     conv = ds.read_array.sel(policy="page")
     assert (conv.sel(speed_ratio=4) < conv.sel(speed_ratio=2)).all()
     assert (ds.read_improvement.sel(policy="page") == 0).all()
+    # the skrm side: SK-aware placement keeps more block popcounts and flips fewer bits
+    web = {"trace": "web", "page_size": 16384, "speed_ratio": 2}
+    kept = ds.block_pop_kept.sel(**web)
+    assert kept.sel(policy="ppb_sk") > kept.sel(policy="ppb")
+    assert ds.bit_diff.sel(**web, policy="ppb_sk") < ds.bit_diff.sel(**web, policy="ppb")
+    assert (ds.bit_diff <= ds.hamming).all()
     head = study.headline(ds)
     assert list(head.columns) == ["metric", "paper", "ours", "rel_diff", "note"]
     assert 18.56 in head.paper.values and 10.0 in head.paper.values

@@ -12,7 +12,8 @@ import xarray as xr
 from skftl.errors import ConfigError
 from skftl.nand import core, kernel
 from skftl.nand.geometry import Geometry
-from skftl.nand.policy import POLICIES
+from skftl.nand.policies_skftl import block_bits
+from skftl.nand.policy import POLICIES, POPCOUNT_LIST_POLICIES
 from skftl.nand.presets import resolve_nand
 from skftl.nand.timing import Timing
 from skftl.traces.pages import expand_to_pages
@@ -114,6 +115,13 @@ class Ftl:
                 f"ftl: spare_factor {c.spare_factor} leaves {g.n_pages - self.n_lpn} spare pages, "
                 f"fewer than the GC reserve of {reserve} "
                 "(gc_high_blocks + n_streams blocks per chip)"
+            )
+        if c.policy in POPCOUNT_LIST_POLICIES and c.n_free_lists < block_bits(g.n_blocks) + 1:
+            # free_list_of = popcount of the block number: fewer lists would be written
+            # out of bounds by the kernel
+            raise ConfigError(
+                f"ftl: policy {c.policy} needs n_free_lists >= {block_bits(g.n_blocks) + 1} "
+                f"(popcount classes of {g.n_blocks} block numbers), got {c.n_free_lists}"
             )
         S = core.allocate(
             self.n_lpn,

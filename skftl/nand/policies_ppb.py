@@ -58,6 +58,7 @@ import numpy as np
 
 from skftl.errors import ConfigError
 from skftl.nand.core import P_NP, inline, pop_free
+from skftl.nand.policies_skftl import pop_free_nearest
 
 # --- header words of pstate -----------------------------------------------------------
 H_K = 0  # virtual blocks per physical block
@@ -367,10 +368,12 @@ def _leave_phase(S, slot):
 
 
 @inline
-def vb_select(S, chip, area, want):
+def vb_select(S, chip, area, want, cls):
     """A block of (chip, area) for one program wanting VB class ``want`` (rules 1-4 of the
     module docstring); -1 when no free block is left. Books the VB transition the program
-    causes, so the lists are always current (the kernel programs the block's next page)."""
+    causes, so the lists are always current (the kernel programs the block's next page).
+    A new block comes from free list 0 (``cls`` < 0) or from the popcount class nearest
+    ``cls`` (PPB with SK-FTL's free lists, ``skftl.nand.policies_ppb_sk``)."""
     K = S.pstate[H_K]
     wp0 = S.pstate[H_OFF_WP] + _slot(S, chip, area, 0)
     open_k = S.pstate[H_OFF_OPEN] + chip * N_AREAS + area
@@ -386,7 +389,7 @@ def vb_select(S, chip, area, want):
         if blk >= 0:
             S.pstate[H_DIVERTED] += 1
     if blk < 0:
-        blk = pop_free(S, chip, 0, area)
+        blk = pop_free(S, chip, 0, area) if cls < 0 else pop_free_nearest(S, chip, cls, area)
         if blk < 0:
             return -1
         S.pstate[open_k] += 1
@@ -413,13 +416,13 @@ def vb_select(S, chip, area, want):
 @inline
 def ppb_select_block(S, chip, stream):
     want = S.pstate[H_K] - 1 if stream & 1 else 0
-    return vb_select(S, chip, stream >> 1, want)
+    return vb_select(S, chip, stream >> 1, want, -1)
 
 
 @inline
 def split_select_block(S, chip, stream):
     want = S.pstate[H_K] - 1 if stream & 1 else 0
-    return vb_select(S, chip, 0, want)
+    return vb_select(S, chip, 0, want, -1)
 
 
 def open_blocks(pstate: np.ndarray, n_chips: int) -> np.ndarray:
@@ -437,18 +440,18 @@ def attach(
     iron_hot_fraction: float = 0.02,
     cold_reads: int = 2,
 ) -> None:
-    """Give an ``Ftl`` built with policy ``ppb`` or ``ppb_split`` its policy state. List
+    """Give an ``Ftl`` built with policy ``ppb``, ``ppb_split`` or ``ppb_sk`` its policy state. List
     capacities are fractions of the logical pages (the paper gives none)."""
     g, c = ftl.geometry, ftl.config
-    if c.policy not in ("ppb", "ppb_split"):
-        raise ConfigError(f"ppb: attach() needs policy ppb or ppb_split, got {c.policy!r}")
+    if c.policy not in ("ppb", "ppb_split", "ppb_sk"):
+        raise ConfigError(f"ppb: attach() needs policy ppb, ppb_split or ppb_sk, got {c.policy!r}")
     if n_vbs < 2 or g.pages_per_block % n_vbs:
         raise ConfigError(
             f"ppb: n_vbs must be >= 2 and divide pages_per_block ({g.pages_per_block}), got {n_vbs}"
         )
     if max_open < 1:
         raise ConfigError(f"ppb: max_open must be >= 1, got {max_open}")
-    areas = N_AREAS if c.policy == "ppb" else 1
+    areas = 1 if c.policy == "ppb_split" else N_AREAS
     # a GC pass may open max_open blocks per area before its victim is erased
     if c.gc_low_blocks < areas * max_open + 1 or c.n_streams < 4:
         raise ConfigError(

@@ -112,25 +112,47 @@ def _best_in_class(S, chip, cls, want_page_pop):
 
 
 @inline
-def skftl_select_block(S, chip, old_ppn):
-    n_classes = S.pstate[PS_CLASSES]
+def wanted_classes(S, chip, old_ppn, first, n_classes):
+    """(block popcount class, page popcount) an update of ``old_ppn`` should keep; for an
+    unmapped LPN (``old_ppn`` < 0) by the first-write rule ``first`` (0 lowest: (0, 0);
+    1 largest: the class with the most free blocks on ``chip``, no page wish: -1)."""
     np_ = S.prm[P_NP]
     if old_ppn >= 0:
         ob = old_ppn // np_
-        want = popcount(ob)
-        want_page = popcount(old_ppn - ob * np_)
-    elif S.pstate[PS_FIRST] == 0:
+        return popcount(ob), popcount(old_ppn - ob * np_)
+    if first == 0:
         # no previous address and an empty entry: as few 1-bits as possible
-        want = 0
-        want_page = 0
-    else:
-        # no previous address: the class with the most free blocks on this chip
-        k0 = chip * S.prm[P_NLISTS]
-        want = 0
-        for c in range(1, n_classes):
-            if S.free_len[k0 + c] > S.free_len[k0 + want]:
-                want = c
-        want_page = -1
+        return 0, 0
+    # no previous address: the class with the most free blocks on this chip
+    k0 = chip * S.prm[P_NLISTS]
+    want = 0
+    for c in range(1, n_classes):
+        if S.free_len[k0 + c] > S.free_len[k0 + want]:
+            want = c
+    return want, -1
+
+
+@inline
+def pop_free_nearest(S, chip, want, stream):
+    """Open the oldest free block of the popcount class nearest ``want`` (by distance,
+    lower first) for ``stream``; -1 when the chip has no free block."""
+    n = S.prm[P_NLISTS]
+    for d in range(n):
+        if want - d >= 0:
+            b = pop_free(S, chip, want - d, stream)
+            if b >= 0:
+                return b
+        if d > 0 and want + d < n:
+            b = pop_free(S, chip, want + d, stream)
+            if b >= 0:
+                return b
+    return -1
+
+
+@inline
+def skftl_select_block(S, chip, old_ppn):
+    n_classes = S.pstate[PS_CLASSES]
+    want, want_page = wanted_classes(S, chip, old_ppn, S.pstate[PS_FIRST], n_classes)
     for d in range(n_classes):
         if want - d >= 0:
             b = _best_in_class(S, chip, want - d, want_page)

@@ -26,7 +26,8 @@ Hooks (``S`` is the ``FtlArrays`` state):
   unmapped): SK-FTL picks a block whose number has the same popcount as the old one and
   rotates "horizontally" over several open blocks of that class so the page number stays
   equal; PPB picks the hot- or cold-area block whose next page lies in the slow or fast
-  virtual block wanted by the stream.
+  virtual block wanted by the stream; PPB-SK makes PPB's free-block and open-block choices
+  SK-aware.
 * ``free_list_of(S, blk)`` -> which of the ``n_free_lists`` free FIFOs of its chip an
   erased block joins (SK-FTL: popcount of the block number; default: 0).
 * ``prefetch(S, lpn)`` -> a value loaded from the policy's per-LPN state, added to a sink:
@@ -62,23 +63,27 @@ from skftl.nand.policies_ppb import (  # PPB and the naive split (skftl/nand/pol
     split_select_block,
     split_write_stream,
 )
+from skftl.nand.policies_ppb_sk import ppb_sk_select_block
 from skftl.nand.policies_skftl import skftl_free_list, skftl_select_block
 
 POLICY_PAGE = 0  # conventional page-mapped FTL: one write point per (chip, stream)
 POLICY_SKFTL = 2  # SK-FTL's SK-aware allocator (skftl/nand/policies_skftl.py)
 POLICY_PPB = 20  # PPB: hot/cold areas, four levels, virtual blocks
 POLICY_PPB_SPLIT = 21  # PPB's Fig. 3 baseline: hot -> fast, cold -> slow pages of the same blocks
+POLICY_PPB_SK = 22  # PPB with SK-FTL's free lists and block choice (policies_ppb_sk.py)
 POLICIES = {
     "page": POLICY_PAGE,
     "sk-ftl": POLICY_SKFTL,
     "ppb": POLICY_PPB,
     "ppb_split": POLICY_PPB_SPLIT,
+    "ppb_sk": POLICY_PPB_SK,
 }
+POPCOUNT_LIST_POLICIES = ("sk-ftl", "ppb_sk")  # free_list_of = popcount of the block number
 
 
 @inline
 def write_stream(S, lpn, given):
-    if S.prm[P_POLICY] == POLICY_PPB:
+    if S.prm[P_POLICY] == POLICY_PPB or S.prm[P_POLICY] == POLICY_PPB_SK:
         return ppb_write_stream(S, lpn, given)
     if S.prm[P_POLICY] == POLICY_PPB_SPLIT:
         return split_write_stream(S, lpn, given)
@@ -87,14 +92,18 @@ def write_stream(S, lpn, given):
 
 @inline
 def gc_stream(S, lpn, victim_stream):
-    if S.prm[P_POLICY] == POLICY_PPB or S.prm[P_POLICY] == POLICY_PPB_SPLIT:
+    if (
+        S.prm[P_POLICY] == POLICY_PPB
+        or S.prm[P_POLICY] == POLICY_PPB_SPLIT
+        or S.prm[P_POLICY] == POLICY_PPB_SK
+    ):
         return level_stream(S, lpn)
     return victim_stream
 
 
 @inline
 def on_read(S, lpn, ppn):
-    if S.prm[P_POLICY] == POLICY_PPB:
+    if S.prm[P_POLICY] == POLICY_PPB or S.prm[P_POLICY] == POLICY_PPB_SK:
         ppb_on_read(S, lpn)
 
 
@@ -123,18 +132,24 @@ def select_block(S, chip, stream, lpn, old_ppn, is_gc):
         return ppb_select_block(S, chip, stream)
     if S.prm[P_POLICY] == POLICY_PPB_SPLIT:
         return split_select_block(S, chip, stream)
+    if S.prm[P_POLICY] == POLICY_PPB_SK:
+        return ppb_sk_select_block(S, chip, stream, old_ppn)
     return -1
 
 
 @inline
 def prefetch(S, lpn):
-    if S.prm[P_POLICY] == POLICY_PPB or S.prm[P_POLICY] == POLICY_PPB_SPLIT:
+    if (
+        S.prm[P_POLICY] == POLICY_PPB
+        or S.prm[P_POLICY] == POLICY_PPB_SPLIT
+        or S.prm[P_POLICY] == POLICY_PPB_SK
+    ):
         return ppb_prefetch(S, lpn)
     return 0
 
 
 @inline
 def free_list_of(S, blk):
-    if S.prm[P_POLICY] == POLICY_SKFTL:
+    if S.prm[P_POLICY] == POLICY_SKFTL or S.prm[P_POLICY] == POLICY_PPB_SK:
         return skftl_free_list(S, blk)
     return 0

@@ -19,7 +19,13 @@ free space per area; GC's low watermark rises to 2N + 1 with it), ``ppb_strict``
 "new VB only when both lists are full", ``max_open = 1``) and ``ppb_bloom`` (multiple bloom
 filters instead of the size check as first stage) and ``sk_alloc`` (the ``skrm`` study's
 SK-aware allocator alone on this device: it keeps an updated page's page number, hence its
-speed class; a policy combining it with PPB's levels is not built). All variants share the
+speed class) and ``ppb_sk`` (PPB with that allocator where PPB leaves a choice: which free
+block an area opens and which of its blocks in the wanted VB phase is programmed,
+``skftl.nand.policies_ppb_sk``). Beside the NAND metrics every run reports what its
+mapping updates (host writes and GC copies) cost an L2P table on skyrmion racetrack memory
+(the ``skrm`` study's measures, ``skftl.skrm.CostModel`` under PW FTL): the mean 1-bit
+difference ``|pop(new) - pop(old)|`` and Hamming distance per update, and the fraction of
+updates that keep the block-number popcount. All variants share the
 device, FTL settings, seeds and traces; the ``trace`` dimension holds the web server (the MSR web_0
 excerpt), the media server (``msr_media``: the real mds trace when present, else the
 labelled synthetic preset) and every other real trace found, capped at ``max_requests``.
@@ -38,15 +44,17 @@ from tqdm.auto import tqdm
 
 import skftl
 from skftl.errors import ConfigError
-from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb, resolve_nand
+from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb, policies_ppb_sk, resolve_nand
 from skftl.nand.hotness import identify
 from skftl.nand.placement import host_page_positions
 from skftl.nand.policies_skftl import block_bits, skftl_pstate
 from skftl.pipeline import load_by_id, real_trace_names, workload_for
+from skftl.skrm.model import PW_FTL, CostModel, Layout
 from skftl.traces import expand_to_pages
 from skftl.traces.requests import Requests
 
 PAPER_POLICIES = ("page", "ppb_split", "ppb")
+PPB_FAMILY = ("ppb", "ppb_split", "ppb_sk")  # policies with PPB's levels and VB lists
 SK_OPEN_PER_CLASS = 4  # open blocks per (chip, popcount class) of the SK-aware allocator (skrm)
 # mapping-update log entries drained at once (placement.host_page_positions), beyond the
 # kernel's per-op reserve of one chip's worth of pages
@@ -89,6 +97,8 @@ def variants(section: dict[str, Any]) -> list[Variant]:
         out.append(replace(base, name="ppb_bloom", identifier="bloom"))
     if beyond.get("sk_allocator", False):
         out.append(Variant("sk_alloc", "sk-ftl", identifier=section["identifier"]))
+    if beyond.get("ppb_sk", False):
+        out.append(replace(base, name="ppb_sk", policy="ppb_sk"))
     return out
 
 
@@ -107,12 +117,13 @@ def settings(cfg: dict[str, Any]) -> dict[str, Any]:
 def make_ftl(section: dict[str, Any], page_size: int, variant: Variant) -> Ftl:
     nand = resolve_nand({**section["device"], "page_size": page_size})
     streams = 4
-    areas = 2 if variant.policy == "ppb" else 1
+    areas = 2 if variant.policy in ("ppb", "ppb_sk") else 1
     low = max(int(section["ftl"]["gc_low_blocks"]), areas * variant.max_open + 1, streams + 1)
     sk = variant.policy == "sk-ftl"
+    sk_lists = variant.policy in ("sk-ftl", "ppb_sk")  # popcount-class free lists
     geo = Geometry.from_config(nand)
     ftl_cfg = FtlConfig(
-        n_free_lists=block_bits(geo.n_blocks) + 1 if sk else 1,
+        n_free_lists=block_bits(geo.n_blocks) + 1 if sk_lists else 1,
         spare_factor=float(section["ftl"]["spare_factor"]),
         gc_policy=str(section["ftl"]["gc_policy"]),
         gc_low_blocks=low,
@@ -124,9 +135,10 @@ def make_ftl(section: dict[str, Any], page_size: int, variant: Variant) -> Ftl:
     log = geo.blocks_per_chip * geo.pages_per_block + LOG_SLACK
     pstate = skftl_pstate(geo.n_chips, geo.n_blocks, SK_OPEN_PER_CLASS, "lowest") if sk else None
     ftl = Ftl(geo, Timing.from_config(nand), ftl_cfg, log_capacity=log, pstate=pstate)
-    if variant.policy in ("ppb", "ppb_split"):
+    if variant.policy in PPB_FAMILY:
         p = section["policy"]
-        policies_ppb.attach(
+        attach = policies_ppb_sk.attach if variant.policy == "ppb_sk" else policies_ppb.attach
+        attach(
             ftl,
             n_vbs=variant.n_vbs,
             max_open=variant.max_open,
@@ -234,13 +246,40 @@ METRICS = {
     "got_fast": ("pages", "... of which landed in the fastest VB class"),
     "diverted": ("pages", "programs diverted to another VB class than wanted"),
     "promotions": ("entries", "hot -> iron-hot promotions (reads of hot-list entries)"),
+    "bit_diff": ("bits", "mean 1-bit difference |pop(new) - pop(old)| per mapping update (skrm)"),
+    "hamming": ("bits", "mean Hamming distance pop(new ^ old) per mapping update (skrm)"),
+    "block_pop_kept": ("1", "fraction of mapping updates keeping the block-number popcount"),
 }
+
+
+def mapping_costs(
+    l2p: np.ndarray, lpn: np.ndarray, old: np.ndarray, new: np.ndarray, geo: Geometry
+) -> dict[str, float]:
+    """What the replay's mapping updates (host writes, GC copies; trims excluded) cost an
+    L2P table on skyrmion racetrack memory, with the ``skrm`` study's cost model (PW FTL,
+    entries as wide as the device's largest PPN, each starting with the skyrmions of its
+    preconditioned mapping)."""
+    upd = (old >= 0) & (new >= 0)
+    if not upd.any():
+        return {"bit_diff": np.nan, "hamming": np.nan, "block_pop_kept": np.nan}
+    n_pages = geo.n_blocks * geo.pages_per_block
+    model = CostModel(Layout(entry_bits=max(1, (n_pages - 1).bit_length())), PW_FTL, len(l2p))
+    model.cnt[:] = np.where(l2p >= 0, np.bitwise_count(np.maximum(l2p, 0)), 0)
+    model.update(lpn, old, new)
+    c = model.counters()
+    np_ = geo.pages_per_block
+    kept = np.bitwise_count(old[upd] // np_) == np.bitwise_count(new[upd] // np_)
+    return {
+        "bit_diff": c["bitdiff"] / c["successive"],
+        "hamming": c["hamming"] / c["successive"],
+        "block_pop_kept": float(kept.mean()),
+    }
 
 
 def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dict[str, float]:
     """Replay ``req`` from a copy of ``snapshot``; metrics of the replay alone."""
     ftl.state = snapshot._make(a.copy() for a in snapshot)
-    ppb_like = ftl.config.policy in ("ppb", "ppb_split")
+    ppb_like = ftl.config.policy in PPB_FAMILY
     stats0 = policies_ppb.stats(ftl.state.pstate) if ppb_like else None
     logs: list[list[np.ndarray]] = []
     res = ftl.replay(
@@ -248,7 +287,7 @@ def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dic
     )
     ops = expand_to_pages(req, ftl.geometry.page_size)
     lpn = (ops.lpn % ftl.n_lpn).astype(np.int32)
-    log_lpn, _, log_new, log_kind = (
+    log_lpn, log_old, log_new, log_kind = (
         (np.concatenate(x) for x in zip(*logs, strict=True))
         if logs
         else (np.zeros(0, np.int32),) * 4
@@ -275,6 +314,7 @@ def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dic
         "erases": res.counters["erases"],
         "gc_copies": res.counters["gc_copies"],
         "host_writes": res.counters["host_writes"],
+        **mapping_costs(snapshot.l2p, log_lpn, log_old, log_new, ftl.geometry),
     }
     if stats0 is not None:
         s1 = policies_ppb.stats(ftl.state.pstate)
@@ -323,7 +363,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                     mapped[(key, page_size)] = map_addresses(req, page_size, section)
                 for r, ratio in enumerate(ratios):
                     set_speed(ftl, snap, section, ratio)
-                    stream = streams[sk] if v.policy in ("ppb", "ppb_split") else None
+                    stream = streams[sk] if v.policy in PPB_FAMILY else None
                     out = _replay(ftl, snap, mapped[(key, page_size)], stream)
                     for k, val in out.items():
                         data[k][i, j, r, m] = val

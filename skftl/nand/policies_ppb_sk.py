@@ -1,0 +1,96 @@
+"""PPB with SK-FTL's SK-aware allocator on the same device (beyond both papers): policy
+``ppb_sk`` of the NAND kernel (hooks dispatched from ``skftl.nand.policy``).
+
+PPB (``skftl.nand.policies_ppb``) decides everything it decides alone: the level and area
+of a write, the virtual-block class it wants, the VB lists, diversion and when a block is
+opened; a block serves one area, its slow VB fills before its fast VB and levels never
+copy data. SK-awareness (``skftl.nand.policies_skftl``) acts only where PPB leaves a
+choice:
+
+* *which free block an area opens*: free blocks sit in SK-FTL's popcount-class lists
+  (``free_list_of`` = popcount of the block number) and the area takes the oldest block of
+  the class of the data's old block (nearest class when empty; an unmapped LPN counts as
+  class 0, the fewest 1-bits, SK-FTL's default first-write rule);
+* *which of the area's blocks in the wanted VB phase is programmed*: PPB keeps one
+  writable block per (chip, area, VB class) and a FIFO of blocks waiting for that phase;
+  all of them have their next page in the wanted VB. The one whose next page index equals
+  the old page index (no page bit of the mapping entry changes) and, among those or
+  failing that, the one whose block number has the old block's popcount is made the
+  writable block (it swaps places with the current one in the FIFO); ties keep PPB's FIFO
+  order. Diverted writes (rule 3) take the other class's writable block unchanged.
+
+With PPB's default ``max_open = 2`` an area rarely has more than one block in a phase, so
+the choice of the opened block does most of the work; larger ``max_open`` gives the
+horizontal choice more blocks to pick from.
+"""
+
+from __future__ import annotations
+
+from skftl.errors import ConfigError
+from skftl.nand import policies_ppb as pp
+from skftl.nand.core import P_NP, inline
+from skftl.nand.policies_ppb import H_K, H_OFF_QH, H_OFF_QN, H_OFF_QT, H_OFF_WP, _slot, vb_select
+from skftl.nand.policies_skftl import popcount, wanted_classes
+
+
+@inline
+def _mismatch(S, blk, old_page, old_cls):
+    """0 = same page index and block popcount as the old entry, 1 = same page, 2 = same
+    block popcount, 3 = neither."""
+    return 2 * (S.next_page[blk] != old_page) + (popcount(blk) != old_cls)
+
+
+@inline
+def _prefer(S, chip, area, want, old_ppn):
+    """Make the best block in VB phase ``want`` of (chip, area) the writable one."""
+    slot = _slot(S, chip, area, want)
+    wp = S.pstate[H_OFF_WP] + slot
+    cur = S.pstate[wp]
+    if cur < 0 or old_ppn < 0:
+        return
+    np_ = S.prm[P_NP]
+    ob = old_ppn // np_
+    old_page = old_ppn - ob * np_
+    old_cls = popcount(ob)
+    best = cur
+    best_score = _mismatch(S, cur, old_page, old_cls)
+    best_prev = -1
+    prev = -1
+    qn = S.pstate[H_OFF_QN]
+    b = S.pstate[S.pstate[H_OFF_QH] + slot]
+    while b >= 0 and best_score > 0:
+        sc = _mismatch(S, b, old_page, old_cls)
+        if sc < best_score:
+            best, best_score, best_prev = b, sc, prev
+        prev = b
+        b = S.pstate[qn + b]
+    if best == cur:
+        return
+    # ``cur`` takes ``best``'s place in the FIFO
+    S.pstate[qn + cur] = S.pstate[qn + best]
+    S.pstate[qn + best] = -1
+    if best_prev < 0:
+        S.pstate[S.pstate[H_OFF_QH] + slot] = cur
+    else:
+        S.pstate[qn + best_prev] = cur
+    if S.pstate[S.pstate[H_OFF_QT] + slot] == best:
+        S.pstate[S.pstate[H_OFF_QT] + slot] = cur
+    S.pstate[wp] = best
+
+
+@inline
+def ppb_sk_select_block(S, chip, stream, old_ppn):
+    K = S.pstate[H_K]
+    want = K - 1 if stream & 1 else 0
+    area = stream >> 1
+    _prefer(S, chip, area, want, old_ppn)
+    cls, _ = wanted_classes(S, chip, old_ppn, 0, 0)
+    return vb_select(S, chip, area, want, cls)
+
+
+def attach(ftl, **kw) -> None:
+    """Give an ``Ftl`` built with policy ``ppb_sk`` its policy state (``Ftl`` itself checks
+    that ``n_free_lists`` holds the popcount classes); ``kw`` as ``policies_ppb.attach``."""
+    if ftl.config.policy != "ppb_sk":
+        raise ConfigError(f"ppb_sk: attach() needs policy ppb_sk, got {ftl.config.policy!r}")
+    pp.attach(ftl, **kw)

@@ -1,0 +1,213 @@
+"""PPB with the SK-aware allocator (policy ``ppb_sk``): kernel vs the pure-Python
+reference, PPB's life-cycle rules, FTL invariants, and that SK-awareness acts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from skftl.errors import ConfigError
+from skftl.nand import Ftl, FtlConfig, Geometry
+from skftl.nand import policies_ppb as pp
+from skftl.nand import policies_ppb_sk as pk
+from skftl.nand.invariants import check_invariants
+from skftl.nand.policies_skftl import block_bits
+from tests.ppb_reference import RefPpbSk, popcount
+from tests.test_nand_kernel import COUNTERS, make_ops, reference_for
+from tests.test_ppb_policy import TIMING, _open_blocks_per_area, ppb_ftl
+
+
+def sk_ftl(*, geo=None, n_vbs=2, max_open=2, spare=0.35, log=0, **kw) -> Ftl:
+    geo = geo or Geometry(2, 1, 1, 40, 16, 4096)
+    low = max(2 * max_open + 1, 5)
+    cfg = FtlConfig(
+        spare_factor=spare,
+        gc_low_blocks=low,
+        gc_high_blocks=low + 1,
+        n_streams=4,
+        policy="ppb_sk",
+        n_free_lists=block_bits(geo.n_blocks) + 1,
+    )
+    ftl = Ftl(geo, TIMING, cfg, log_capacity=log)
+    pk.attach(ftl, n_vbs=n_vbs, max_open=max_open, **kw)
+    return ftl
+
+
+@st.composite
+def scenarios(draw):
+    geo = Geometry(
+        channels=draw(st.integers(1, 2)),
+        chips_per_channel=1,
+        planes_per_chip=1,
+        blocks_per_plane=draw(st.integers(24, 40)),
+        pages_per_block=draw(st.sampled_from([8, 16])),
+        page_size=4096,
+    )
+    return dict(
+        geo=geo,
+        n_vbs=draw(st.sampled_from([2, 2, 4])),
+        max_open=draw(st.integers(1, 4)),
+        hot_fraction=draw(st.floats(0.0, 0.3)),
+        iron_hot_fraction=draw(st.floats(0.0, 0.2)),
+        cold_reads=draw(st.integers(1, 3)),
+        n_ops=draw(st.integers(1, 3000)),
+        lpn_frac=draw(st.floats(0.05, 1.0)),
+        seed=draw(st.integers(0, 2**32 - 1)),
+    )
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios())
+def test_kernel_matches_reference(sc):
+    try:
+        ftl = sk_ftl(
+            geo=sc["geo"],
+            n_vbs=sc["n_vbs"],
+            max_open=sc["max_open"],
+            log=1 << 14,
+            hot_fraction=sc["hot_fraction"],
+            iron_hot_fraction=sc["iron_hot_fraction"],
+            cold_reads=sc["cold_reads"],
+        )
+    except ConfigError:
+        assume(False)
+    lpn, op, _, request, time_ns = make_ops(ftl, sc["n_ops"], sc["lpn_frac"], sc["seed"])
+    hot = (np.random.default_rng(sc["seed"] + 1).random(len(lpn)) < 0.4).astype(np.int8)
+    ps = ftl.state.pstate
+    ref = reference_for(
+        ftl,
+        RefPpbSk,
+        n_vbs=sc["n_vbs"],
+        max_open=sc["max_open"],
+        hot_cap=int(ps[pp.H_HOT_CAP]),
+        iron_cap=int(ps[pp.H_IRON_CAP]),
+        cold_reads=sc["cold_reads"],
+    )
+    n_req = int(request[-1]) + 1
+    log = []
+    try:
+        done = ftl.run_pages(
+            lpn,
+            op,
+            stream=hot,
+            request=request,
+            time_ns=time_ns,
+            n_requests=n_req,
+            on_log=lambda *a: log.extend(zip(*(x.tolist() for x in a), strict=True)),
+        )
+        kernel_failed = False
+    except ConfigError:
+        kernel_failed = True
+    try:
+        ref_done = ref.run(
+            zip(*(x.tolist() for x in (lpn, op, hot, request, time_ns)), strict=True), n_req
+        )
+        ref_failed = False
+    except (AssertionError, RuntimeError):
+        ref_failed = True
+    assert kernel_failed == ref_failed
+    assume(not kernel_failed)
+    S = ftl.state
+    assert {k: ftl.counters()[k] for k in COUNTERS} == ref.c
+    assert done.tolist() == ref_done
+    assert log == ref.log
+    assert S.next_page.tolist() == ref.next_page
+    assert S.blk_stream[S.blk_state != 0].tolist() == [
+        ref.stream_of[b] for b in np.flatnonzero(S.blk_state != 0)
+    ]
+    kstats = pp.stats(S.pstate)
+    assert {k: kstats[k] for k in ref.stats} == dict(ref.stats)
+    check_invariants(S)
+    # PPB's life-cycle rules: between two erases a block serves one area and its VBs are
+    # written in order (slow before fast)
+    life: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for blk, erases, area, _, k in ref.events:
+        life.setdefault((blk, erases), []).append((area, k))
+    for seq in life.values():
+        assert len({a for a, _ in seq}) == 1
+        ks = [k for _, k in seq]
+        assert ks == sorted(ks)
+
+
+def _churn(ftl, seed, rounds=6):
+    rng = np.random.default_rng(seed)
+    for _ in range(rounds):
+        n = 3 * ftl.n_lpn
+        lpn = (rng.zipf(1.3, n) % ftl.n_lpn).astype(np.int32)
+        op = rng.choice(2, n, p=[0.4, 0.6]).astype(np.int8)
+        hot = (rng.random(n) < 0.3).astype(np.int8)
+        yield ftl.run_pages(lpn, op, stream=hot)
+
+
+@pytest.mark.parametrize("max_open", [1, 2, 4])
+def test_ppb_rules_and_invariants_under_gc(max_open):
+    """As for PPB: at most ``max_open`` blocks with free space per (chip, area), FTL
+    invariants, erased blocks back in their popcount free list, no extra copies."""
+    ftl = sk_ftl(max_open=max_open, n_vbs=2)
+    S = ftl.state
+    n_lists = int(ftl.config.n_free_lists)
+    for _ in _churn(ftl, max_open):
+        own = pp.open_blocks(S.pstate, ftl.geometry.n_chips)
+        for (chip, area), k in _open_blocks_per_area(S).items():
+            assert k <= max_open and own[chip, area] == k
+        check_invariants(S)
+        for chip in range(ftl.geometry.n_chips):
+            for lst in range(n_lists):
+                b = int(S.free_head[chip * n_lists + lst])
+                while b >= 0:
+                    assert popcount(b) == lst
+                    b = int(S.lnext[b])
+    c = ftl.counters()
+    assert c["erases"] > 0 and c["gc_copies"] > 0
+    assert c["flash_programs"] == c["host_writes"] + c["gc_copies"]
+
+
+def _log_of(ftl, seed):
+    """(old, new) PPN of every relocation (host update or GC copy) of a write churn."""
+    ftl_log = []
+    rng = np.random.default_rng(seed)
+    for _ in range(4):
+        n = 3 * ftl.n_lpn
+        lpn = (rng.zipf(1.2, n) % ftl.n_lpn).astype(np.int32)
+        hot = (rng.random(n) < 0.3).astype(np.int8)
+        ftl.run_pages(
+            lpn,
+            np.ones(n, np.int8),
+            stream=hot,
+            on_log=lambda *a: ftl_log.extend(zip(*(x.tolist() for x in a), strict=True)),
+        )
+    return [(old, new) for _, old, new, _ in ftl_log if old >= 0 and new >= 0]
+
+
+def test_sk_awareness_keeps_more_block_popcounts_than_ppb():
+    """Same writes and levels: PPB-SK keeps the old block's popcount on more updates and
+    flips fewer bits of the mapping entries than PPB, with the same areas and VB rules."""
+    geo = Geometry(2, 1, 1, 64, 16, 4096)
+    kw = dict(geo=geo, max_open=3, log=1 << 16, hot_fraction=0.2)
+    sk, base = sk_ftl(**kw), ppb_ftl("ppb", **kw)
+    res = {}
+    for name, f in (("sk", sk), ("ppb", base)):
+        upd = _log_of(f, 7)
+        same = np.mean([popcount(o // 16) == popcount(n // 16) for o, n in upd])
+        flips = np.mean([popcount(o ^ n) for o, n in upd])
+        res[name] = (same, flips)
+    assert res["sk"][0] > res["ppb"][0] + 0.05
+    assert res["sk"][1] < res["ppb"][1]
+
+
+@pytest.mark.parametrize("policy", ["ppb_sk", "sk-ftl"])
+def test_too_few_free_lists_is_a_config_error(policy):
+    """Popcount free lists need n_free_lists >= bits + 1 (the kernel would write past
+    them): a clear error, not a crash."""
+    cfg = FtlConfig(
+        spare_factor=0.35, gc_low_blocks=5, gc_high_blocks=6, n_streams=4, policy=policy
+    )
+    with pytest.raises(ConfigError, match="n_free_lists >= 7"):
+        Ftl(Geometry(1, 1, 1, 40, 16, 4096), TIMING, cfg)
+
+
+def test_attach_needs_policy_ppb_sk():
+    with pytest.raises(ConfigError, match="policy ppb_sk"):
+        pk.attach(ppb_ftl("ppb"))
