@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict, defaultdict, deque
 
+import numpy as np
+from hypothesis import assume
+
+from skftl.errors import ConfigError
+from skftl.nand import policies_ppb as pp
+from skftl.nand.invariants import check_invariants
 from tests.nand_reference import RefFtl
+from tests.test_nand_kernel import COUNTERS, make_ops
 
 
 class RefPpb(RefFtl):
@@ -173,3 +180,57 @@ class RefPpbSk(RefPpb):
                 q[q.index(best)] = self.writable[key]
                 self.writable[key] = best
         return super().select_block(chip, stream, old)
+
+
+def check_against_reference(ftl, ref, sc) -> None:
+    """Replay scenario ``sc`` (n_ops, lpn_frac, seed) through the kernel ``ftl`` and the
+    pure-Python ``ref``; demand equal counters, completion times, mapping log, block state,
+    PPB statistics and FTL invariants, and PPB's life-cycle rules on the reference run."""
+    lpn, op, _, request, time_ns = make_ops(ftl, sc["n_ops"], sc["lpn_frac"], sc["seed"])
+    hot = (np.random.default_rng(sc["seed"] + 1).random(len(lpn)) < 0.4).astype(np.int8)
+    n_req = int(request[-1]) + 1
+    log = []
+    try:
+        done = ftl.run_pages(
+            lpn,
+            op,
+            stream=hot,
+            request=request,
+            time_ns=time_ns,
+            n_requests=n_req,
+            on_log=lambda *a: log.extend(zip(*(x.tolist() for x in a), strict=True)),
+        )
+        kernel_failed = False
+    except ConfigError:
+        kernel_failed = True
+    try:
+        ref_done = ref.run(
+            zip(*(x.tolist() for x in (lpn, op, hot, request, time_ns)), strict=True), n_req
+        )
+        ref_failed = False
+    except (AssertionError, RuntimeError):
+        ref_failed = True
+    assert kernel_failed == ref_failed
+    assume(not kernel_failed)
+    S = ftl.state
+    assert {k: ftl.counters()[k] for k in COUNTERS} == ref.c
+    assert done.tolist() == ref_done
+    assert log == ref.log
+    assert S.next_page.tolist() == ref.next_page
+    assert S.blk_stream[S.blk_state != 0].tolist() == [
+        ref.stream_of[b] for b in np.flatnonzero(S.blk_state != 0)
+    ]
+    kstats = pp.stats(S.pstate)
+    assert {k: kstats[k] for k in ref.stats} == dict(ref.stats)
+    lv = pp.levels(S.pstate)
+    assert {int(i): int(lv[i]) for i in np.flatnonzero(lv >= 0)} == ref.level
+    check_invariants(S)
+    # life-cycle rules on every program of the reference run: between two erases a block
+    # serves one area, and its VBs are written in order (slow before fast)
+    life: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for blk, erases, area, _, k in ref.events:
+        life.setdefault((blk, erases), []).append((area, k))
+    for seq in life.values():
+        assert len({a for a, _ in seq}) == 1
+        ks = [k for _, k in seq]
+        assert ks == sorted(ks)

@@ -13,8 +13,8 @@ from skftl.nand import Ftl, FtlConfig, Geometry, Timing
 from skftl.nand import policies_ppb as pp
 from skftl.nand.core import OPEN
 from skftl.nand.invariants import check_invariants
-from tests.ppb_reference import RefPpb
-from tests.test_nand_kernel import COUNTERS, make_ops, reference_for
+from tests.ppb_reference import RefPpb, check_against_reference
+from tests.test_nand_kernel import reference_for
 
 TIMING = Timing(49_000, 600_000, 4_000_000, 533.0, page_speed="charge_trap_3d", speed_ratio=3.0)
 
@@ -73,8 +73,6 @@ def test_kernel_matches_reference(sc):
         )
     except ConfigError:
         assume(False)
-    lpn, op, _, request, time_ns = make_ops(ftl, sc["n_ops"], sc["lpn_frac"], sc["seed"])
-    hot = (np.random.default_rng(sc["seed"] + 1).random(len(lpn)) < 0.4).astype(np.int8)
     ps = ftl.state.pstate
     ref = reference_for(
         ftl,
@@ -86,54 +84,7 @@ def test_kernel_matches_reference(sc):
         iron_cap=int(ps[pp.H_IRON_CAP]),
         cold_reads=sc["cold_reads"],
     )
-    n_req = int(request[-1]) + 1
-    log = []
-    try:
-        done = ftl.run_pages(
-            lpn,
-            op,
-            stream=hot,
-            request=request,
-            time_ns=time_ns,
-            n_requests=n_req,
-            on_log=lambda *a: log.extend(zip(*(x.tolist() for x in a), strict=True)),
-        )
-        kernel_failed = False
-    except ConfigError:
-        kernel_failed = True
-    try:
-        ref_done = ref.run(
-            zip(*(x.tolist() for x in (lpn, op, hot, request, time_ns)), strict=True),
-            n_req,
-        )
-        ref_failed = False
-    except (AssertionError, RuntimeError):
-        ref_failed = True
-    assert kernel_failed == ref_failed
-    assume(not kernel_failed)
-    c = ftl.counters()
-    assert {k: c[k] for k in COUNTERS} == ref.c
-    assert done.tolist() == ref_done
-    assert log == ref.log
-    S = ftl.state
-    assert S.next_page.tolist() == ref.next_page
-    assert S.blk_stream[S.blk_state != 0].tolist() == [
-        ref.stream_of[b] for b in np.flatnonzero(S.blk_state != 0)
-    ]
-    kstats = pp.stats(S.pstate)
-    assert {k: kstats[k] for k in ref.stats} == dict(ref.stats)
-    lv = pp.levels(S.pstate)
-    assert {int(i): int(lv[i]) for i in np.flatnonzero(lv >= 0)} == ref.level
-    check_invariants(S)
-    # life-cycle rules on every program of the reference run: between two erases a block
-    # serves one area, and its VBs are written in order (slow before fast)
-    life: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for blk, erases, area, _, k in ref.events:
-        life.setdefault((blk, erases), []).append((area, k))
-    for seq in life.values():
-        assert len({a for a, _ in seq}) == 1
-        ks = [k for _, k in seq]
-        assert ks == sorted(ks)
+    check_against_reference(ftl, ref, sc)
 
 
 def _open_blocks_per_area(S):

@@ -14,8 +14,8 @@ from skftl.nand import policies_ppb as pp
 from skftl.nand import policies_ppb_sk as pk
 from skftl.nand.invariants import check_invariants
 from skftl.nand.policies_skftl import block_bits
-from tests.ppb_reference import RefPpbSk, popcount
-from tests.test_nand_kernel import COUNTERS, make_ops, reference_for
+from tests.ppb_reference import RefPpbSk, check_against_reference, popcount
+from tests.test_nand_kernel import reference_for
 from tests.test_ppb_policy import TIMING, _open_blocks_per_area, ppb_ftl
 
 
@@ -73,8 +73,6 @@ def test_kernel_matches_reference(sc):
         )
     except ConfigError:
         assume(False)
-    lpn, op, _, request, time_ns = make_ops(ftl, sc["n_ops"], sc["lpn_frac"], sc["seed"])
-    hot = (np.random.default_rng(sc["seed"] + 1).random(len(lpn)) < 0.4).astype(np.int8)
     ps = ftl.state.pstate
     ref = reference_for(
         ftl,
@@ -85,50 +83,7 @@ def test_kernel_matches_reference(sc):
         iron_cap=int(ps[pp.H_IRON_CAP]),
         cold_reads=sc["cold_reads"],
     )
-    n_req = int(request[-1]) + 1
-    log = []
-    try:
-        done = ftl.run_pages(
-            lpn,
-            op,
-            stream=hot,
-            request=request,
-            time_ns=time_ns,
-            n_requests=n_req,
-            on_log=lambda *a: log.extend(zip(*(x.tolist() for x in a), strict=True)),
-        )
-        kernel_failed = False
-    except ConfigError:
-        kernel_failed = True
-    try:
-        ref_done = ref.run(
-            zip(*(x.tolist() for x in (lpn, op, hot, request, time_ns)), strict=True), n_req
-        )
-        ref_failed = False
-    except (AssertionError, RuntimeError):
-        ref_failed = True
-    assert kernel_failed == ref_failed
-    assume(not kernel_failed)
-    S = ftl.state
-    assert {k: ftl.counters()[k] for k in COUNTERS} == ref.c
-    assert done.tolist() == ref_done
-    assert log == ref.log
-    assert S.next_page.tolist() == ref.next_page
-    assert S.blk_stream[S.blk_state != 0].tolist() == [
-        ref.stream_of[b] for b in np.flatnonzero(S.blk_state != 0)
-    ]
-    kstats = pp.stats(S.pstate)
-    assert {k: kstats[k] for k in ref.stats} == dict(ref.stats)
-    check_invariants(S)
-    # PPB's life-cycle rules: between two erases a block serves one area and its VBs are
-    # written in order (slow before fast)
-    life: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for blk, erases, area, _, k in ref.events:
-        life.setdefault((blk, erases), []).append((area, k))
-    for seq in life.values():
-        assert len({a for a, _ in seq}) == 1
-        ks = [k for _, k in seq]
-        assert ks == sorted(ks)
+    check_against_reference(ftl, ref, sc)
 
 
 def _churn(ftl, seed, rounds=6):
