@@ -11,6 +11,19 @@ from collections import deque
 
 from skftl.nand.core import CHAN_SLOTS, NO_TIME
 
+# the kernel counters the reference reproduces (compared one by one in the tests)
+COUNTERS = (
+    "host_reads",
+    "host_writes",
+    "trims",
+    "unmapped_reads",
+    "gc_copies",
+    "erases",
+    "gc_victims",
+    "flash_reads",
+    "flash_programs",
+)
+
 
 class RefFtl:
     def __init__(
@@ -52,20 +65,7 @@ class RefFtl:
         self.chan_res = [[NO_TIME] * CHAN_SLOTS for _ in range(n_channels)]
         self.log = []
         self.flash_log = []  # (chip, kind 0 read / 1 program / 2 erase, page, time, origin)
-        self.c = dict.fromkeys(
-            [
-                "host_reads",
-                "host_writes",
-                "trims",
-                "unmapped_reads",
-                "gc_copies",
-                "erases",
-                "gc_victims",
-                "flash_reads",
-                "flash_programs",
-            ],
-            0,
-        )
+        self.c = dict.fromkeys(COUNTERS, 0)
 
     # --- pages ----------------------------------------------------------------------
     def valid_count(self, blk):

@@ -10,19 +10,7 @@ from hypothesis import strategies as st
 from skftl.errors import ConfigError
 from skftl.nand import Ftl, FtlConfig, Geometry, Timing
 from skftl.nand.invariants import check_invariants
-from tests.nand_reference import RefFtl
-
-COUNTERS = (
-    "host_reads",
-    "host_writes",
-    "trims",
-    "unmapped_reads",
-    "gc_copies",
-    "erases",
-    "gc_victims",
-    "flash_reads",
-    "flash_programs",
-)
+from tests.nand_reference import COUNTERS, RefFtl
 
 
 @st.composite

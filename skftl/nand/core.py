@@ -215,6 +215,21 @@ njit = numba.njit(cache=True, _nrt=False)
 inline = numba.njit(cache=True, _nrt=False, inline="always")
 
 
+@njit
+def log_reserve_for(blocks_per_chip, pages_per_block):
+    """Mapping-log entries one host page op can produce at most: itself plus a GC burst
+    over every block of its chip. The one formula behind the kernel's stop-early check, the
+    Ftl's capacity check and every caller that sizes a log."""
+    return 1 + blocks_per_chip * pages_per_block
+
+
+@njit
+def flash_log_reserve_for(blocks_per_chip, pages_per_block):
+    """Flash-log entries one host page op can produce at most: itself plus a GC burst of up
+    to every block of the chip, each copy a read and a program, each victim an erase."""
+    return 1 + blocks_per_chip * (2 * pages_per_block + 1)
+
+
 # --- address arithmetic ----------------------------------------------------------------
 @inline
 def div(x, d, shift):

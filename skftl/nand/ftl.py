@@ -409,3 +409,13 @@ def result_dataset(result: RunResult, ftl: Ftl) -> xr.Dataset:
         },
         attrs={"label": result.label},
     )
+
+
+def log_reserve(geo: Geometry) -> int:
+    """Entries a mapping-update log must exceed on ``geo`` (the largest GC burst)."""
+    return int(core.log_reserve_for(geo.blocks_per_chip, geo.pages_per_block))
+
+
+def flash_log_reserve(geo: Geometry) -> int:
+    """Entries a flash-operation log must exceed on ``geo`` (the largest GC burst)."""
+    return int(core.flash_log_reserve_for(geo.blocks_per_chip, geo.pages_per_block))

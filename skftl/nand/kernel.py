@@ -58,11 +58,13 @@ from skftl.nand.core import (
     chip_of,
     copy_via_channel,
     flash_erase,
+    flash_log_reserve_for,
     flash_prog,
     flash_read,
     invalidate,
     is_valid,
     log_flash,
+    log_reserve_for,
     log_update,
     njit,
     program,
@@ -103,15 +105,12 @@ PREFETCH = 32  # page ops whose mapping state is loaded ahead in one batch
 
 @njit
 def log_reserve(S):
-    """Mapping-log entries one host page op can produce at most."""
-    return 1 + S.prm[P_BPC] * S.prm[P_NP]
+    return log_reserve_for(S.prm[P_BPC], S.prm[P_NP])
 
 
 @njit
 def flash_log_reserve(S):
-    """Flash-log entries one host page op can produce at most: itself plus a GC burst of up
-    to every block of the chip, each copy a read and a program, each victim an erase."""
-    return 1 + S.prm[P_BPC] * (2 * S.prm[P_NP] + 1)
+    return flash_log_reserve_for(S.prm[P_BPC], S.prm[P_NP])
 
 
 @njit

@@ -8,22 +8,28 @@ from typing import Any
 
 from skftl.errors import ConfigError
 
+# The PPB paper's Table 1 device (Samsung V-NAND): capacity, page size and timing; the
+# SK-FTL preset borrows it, as that paper gives no timing of its own.
+PPB_VNAND: dict[str, Any] = {
+    "capacity_gib": 64,
+    "page_size": 16384,
+    "t_read_us": 49.0,
+    "t_prog_us": 600.0,
+    "t_erase_us": 4000.0,
+    "channel_mb_s": 533.0,
+}
+
 PRESETS: dict[str, dict[str, Any]] = {
     # SK-FTL (Yang et al.): "64 GB with 16KB pages" (Sec. IV-A). Pages per block are not
     # given; Fig. 2 shows page 255 in block 0, implying 256. Organisation and timing are not
     # given (the paper reports NAND latency only relatively, Fig. 14): assumed 8 ch x 4 chips
     # and the PPB paper's Samsung V-NAND timing.
     "sk-ftl": {
-        "capacity_gib": 64,
-        "page_size": 16384,
+        **PPB_VNAND,
         "pages_per_block": 256,
         "channels": 8,
         "chips_per_channel": 4,
         "planes_per_chip": 1,
-        "t_read_us": 49.0,
-        "t_prog_us": 600.0,
-        "t_erase_us": 4000.0,
-        "channel_mb_s": 533.0,
         "page_speed": "uniform",
     },
     # PPB (Chen et al., DAC'17) Table 1: 64 GB, 16 KB pages (8 KB also studied), 384 pages
@@ -33,16 +39,11 @@ PRESETS: dict[str, dict[str, Any]] = {
     # Page speed differs 2x-5x across a block, the last-written pages being fastest.
     # Channels/chips are not given: assumed 8 x 4.
     "ppb": {
-        "capacity_gib": 64,
-        "page_size": 16384,
+        **PPB_VNAND,
         "pages_per_block": 384,
         "channels": 8,
         "chips_per_channel": 4,
         "planes_per_chip": 1,
-        "t_read_us": 49.0,
-        "t_prog_us": 600.0,
-        "t_erase_us": 4000.0,
-        "channel_mb_s": 533.0,
         "page_speed": "charge_trap_3d",
         "speed_ratio": 2.0,
         "fast_end": "last",

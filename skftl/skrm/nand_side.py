@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from skftl.nand import Ftl, FtlConfig, Geometry, RunResult, Timing, resolve_nand
+from skftl.nand.ftl import log_reserve
 from skftl.nand.policies_skftl import block_bits, skftl_pstate
 from skftl.skrm.model import CostModel
 from skftl.traces.requests import Requests
@@ -34,10 +35,9 @@ def make_ftl(
     if sk_allocator:
         cfg = replace(cfg, policy="sk-ftl", n_free_lists=block_bits(geo.n_blocks) + 1)
         pstate = skftl_pstate(geo.n_chips, geo.n_blocks, open_per_class, first_write)
-    # the log must exceed the largest burst one host page op can produce (a GC pass over a
-    # whole chip, skftl.nand.kernel.log_reserve); keep a few of those between drains
-    burst = 1 + geo.blocks_per_chip * geo.pages_per_block
-    return Ftl(geo, timing, cfg, log_capacity=max(LOG_CAPACITY, 4 * burst), pstate=pstate)
+    # room for a few of the largest GC bursts between drains
+    capacity = max(LOG_CAPACITY, 4 * log_reserve(geo))
+    return Ftl(geo, timing, cfg, log_capacity=capacity, pstate=pstate)
 
 
 def replay_costed(

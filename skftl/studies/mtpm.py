@@ -24,6 +24,7 @@ import skftl
 from skftl.config import REPO_ROOT
 from skftl.errors import ConfigError, UnknownTraceError
 from skftl.nand import Ftl, Geometry, resolve_nand
+from skftl.nand.ftl import flash_log_reserve
 from skftl.pipeline import workload_for
 from skftl.power.device import OP_PROGRAM, OP_READ, TYPE_NAMES, Device
 from skftl.power.profiles import ATOMIC_LABELS, ATOMICS, LEVEL_UNIT, Profiles, load_profiles
@@ -533,12 +534,13 @@ def _stream_ftl(sec: dict, n_ch: int, ways: int, page_size: int, seed: int) -> F
     says (``fill``: every logical page written once in seeded random order, so the device
     is full and GC runs from the first writes; ``none``: empty)."""
     nand = {**sec["nand"], "channels": n_ch, "chips_per_channel": ways, "page_size": page_size}
-    geo = Geometry.from_config(resolve_nand(nand))
-    # room for a few of the largest GC bursts (every block of a chip: a read, a program
-    # per copy and an erase per victim) between drains
-    burst = 1 + geo.blocks_per_chip * (2 * geo.pages_per_block + 1)
+    nand = resolve_nand(nand)
+    geo = Geometry.from_config(nand)
+    # room for a few of the largest GC bursts between drains
     ftl = Ftl.from_config(
-        resolve_nand(nand), sec.get("ftl") or {}, flash_log_capacity=max(1 << 16, 4 * burst)
+        nand,
+        sec.get("ftl") or {},
+        flash_log_capacity=max(1 << 16, 4 * flash_log_reserve(geo)),
     )
     pre = sec.get("precondition", "fill")
     if pre == "fill":

@@ -45,6 +45,7 @@ from tqdm.auto import tqdm
 import skftl
 from skftl.errors import ConfigError
 from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb, policies_ppb_sk, resolve_nand
+from skftl.nand.ftl import log_reserve
 from skftl.nand.hotness import identify
 from skftl.nand.placement import host_page_positions
 from skftl.nand.policies_skftl import block_bits, skftl_pstate
@@ -132,7 +133,7 @@ def make_ftl(section: dict[str, Any], page_size: int, variant: Variant) -> Ftl:
         n_streams=streams,
         policy=variant.policy,
     )
-    log = geo.blocks_per_chip * geo.pages_per_block + LOG_SLACK
+    log = log_reserve(geo) + LOG_SLACK
     pstate = skftl_pstate(geo.n_chips, geo.n_blocks, SK_OPEN_PER_CLASS, "lowest") if sk else None
     ftl = Ftl(geo, Timing.from_config(nand), ftl_cfg, log_capacity=log, pstate=pstate)
     if variant.policy in PPB_FAMILY:
