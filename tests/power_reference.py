@@ -34,6 +34,7 @@ class Chip:
         self.version = 0
         self.dcc_start = 0
         self.dcc_op = -1
+        self.dcc_type = 0  # type of the operation whose envelope DCC scheduled last
 
 
 class Packet:
@@ -160,8 +161,8 @@ def reference_simulate(
         others = []
         for c2 in range(n):
             o = chips[c2]
-            if c2 != c and o.dcc_op >= 0:
-                others += pieces(o.dcc_start, tmpl[o.type])
+            if c2 != c and o.dcc_op >= 0:  # pieces of an ended operation lie before t
+                others += pieces(o.dcc_start, tmpl[o.dcc_type])
         s = t
         while True:
             mine = pieces(s, seq_new)
@@ -213,6 +214,7 @@ def reference_simulate(
             if ch.dcc_op != ch.op:
                 ch.dcc_start = dcc_schedule(c, t)
                 ch.dcc_op = ch.op
+                ch.dcc_type = ch.type
             if ch.dcc_start <= t:
                 start_atomic(c, t, 0)
             else:

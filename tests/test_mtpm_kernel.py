@@ -198,3 +198,26 @@ def test_recorded_series_matches_peak():
     res = simulate(ops, "NPM", PROFILES, Device(), TokenModel(4, 4), record_bin_samples=1)
     assert res.series.max() == res.stats["peak_current"]
     assert len(res.series) * SAMPLE_NS >= res.makespan_ns
+
+
+def test_dcc_reserves_nothing_for_an_operation_still_on_the_channel():
+    """Chip 0 has read and now transfers a program (41 us on its channel) when chip 1's read
+    is scheduled. Only operations already scheduled reserve an envelope: chip 1 starts at
+    once. (DCC used to count chip 0 with its read's start time and the program's envelope,
+    whose pre-charge pieces plus the read exceed PB = I_max, and delayed chip 1.)"""
+    dev = Device(n_chips=2, ways_per_channel=1, xfer_program_ns=40_960, xfer_read_ns=40)
+    tok = TokenModel(1, 4)
+    ops = OpStream(
+        kind=np.array([0, 1, 0]),
+        chip=np.array([0, 0, 1]),
+        msb=np.zeros(3),
+        arrival_ns=np.array([0, 0, 60_000]),
+    )
+    for model in ("atomic", "subatomic"):
+        res = simulate(ops, "DCC", PROFILES, dev, tok, dcc_model=model)
+        ref = reference_simulate(ops, "DCC", PROFILES, dev, tok, dcc_model=model)
+        assert res.op_done[0] < 60_040 < res.op_issue[1]  # chip 0's program on the channel
+        assert res.op_start[2] == res.op_issue[2] == 60_040, model
+        assert np.array_equal(res.op_start, ref["op_start"])
+        assert np.array_equal(res.op_done, ref["op_done"])
+        assert res.violations == 0

@@ -67,8 +67,7 @@ INF = np.int64(2**62)
 # chip fields
 C_STATE, C_TIMER, C_OP, C_TYPE, C_STEP, C_SA, C_HT, C_UT, C_KEY = 0, 1, 2, 3, 4, 5, 6, 7, 8
 C_WAITSINCE, C_NEED, C_QPTR, C_QEND, C_DCCS, C_DCCOP, C_ATOM, C_CHAN = 9, 10, 11, 12, 13, 14, 15, 16
-C_DCCTYPE = 17  # operation type of the envelope DCC scheduled last on the chip
-N_CFIELDS = 18
+N_CFIELDS = 17
 # packet fields
 P_ALIVE, P_TOK, P_KEY, P_TIME, P_LAST = 0, 1, 2, 3, 4
 N_PFIELDS = 5
@@ -374,10 +373,8 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
     ``sky[0, :G_DCC_N]``, level change at each in ``sky[1]``; boundaries at or before ``t``
     (calls come in time order) are folded into the level ``G_DCC_BASE``. A chip schedules its
     next operation only after the previous one ended, so from ``t`` on the skyline holds the
-    other chips' envelopes. One exception is modelled as the reference does: a chip whose
-    next operation is already on its way (type changed, not yet scheduled) counts with its
-    last start time and the new type's envelope; such envelopes are merged in for this call
-    only."""
+    other chips' envelopes: exactly those of the operations scheduled and not yet ended (a
+    chip whose next operation is still on the channel reserves nothing)."""
     env_off = tb[to[ENV_OFF] : to[ENV_OFF + 1]]
     env_len = tb[to[ENV_LEN] : to[ENV_LEN + 1]]
     env_cum = tb[to[ENV_CUM] : to[ENV_CUM + 1]]
@@ -396,31 +393,18 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
         sky[1, k] = sky[1, k + j]
     g[G_DCC_N] = m
     g[G_DCC_BASE] = base
-    # the skyline this call checks against: rows r, r + 1 (with any stale-type envelopes)
-    r = 0
     level = base
-    for c2 in range(prm[R_N]):
-        ty2 = ch[c2, C_TYPE]
-        if c2 == c or ch[c2, C_DCCOP] < 0 or ty2 == ch[c2, C_DCCTYPE]:
-            continue
-        st = ch[c2, C_DCCS]
-        if st + env_cum[env_off[ty2] + env_len[ty2]] <= t:
-            continue
-        rb = 3 if r != 3 else 5
-        m, at = _merge_env(sky, r, m, rb, st, ty2, t, tb, to)
-        level += at
-        r = rb
     # sky[2, k]: level before boundary k
     for k in range(m):
         sky[2, k] = level
-        level += sky[r + 1, k]
+        level += sky[1, k]
     ty = ch[c, C_TYPE]
     o0 = env_off[ty]
     dur = env_cum[o0 + env_len[ty]]
     s = t
     k0 = 0
     while True:
-        while k0 < m and sky[r, k0] <= s:
+        while k0 < m and sky[0, k0] <= s:
             k0 += 1
         k = k0
         tau = s
@@ -431,8 +415,8 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
             other = 0
             if k < m:
                 other = sky[2, k]
-                if sky[r, k] < nb:
-                    nb = sky[r, k]
+                if sky[0, k] < nb:
+                    nb = sky[0, k]
             if env_lvl[o0 + i_new] + other > pb:
                 s += nb - tau  # delay past the violating interval
                 ok = False
@@ -440,7 +424,7 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
             tau = nb
             if tau >= s + env_cum[o0 + i_new + 1]:
                 i_new += 1
-            if k < m and sky[r, k] <= tau:
+            if k < m and sky[0, k] <= tau:
                 k += 1
         if ok:
             break
@@ -450,7 +434,6 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
         sky[0, k] = sky[3, k]
         sky[1, k] = sky[4, k]
     g[G_DCC_N] = out
-    ch[c, C_DCCTYPE] = ty
     return s
 
 
@@ -604,7 +587,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     max_env = 0
     for i in range(to[ENV_LEN], to[ENV_LEN + 1]):
         max_env = max(max_env, tb[i])
-    sky = np.zeros((7, n * (max_env + 1) + 2), dtype=np.int64)
+    sky = np.zeros((5, n * (max_env + 1) + 2), dtype=np.int64)
     for c in range(n):
         ch[c, C_STATE] = READY
         ch[c, C_TIMER] = INF
