@@ -67,38 +67,29 @@ INF = np.int64(2**62)
 # chip fields
 C_STATE, C_TIMER, C_OP, C_TYPE, C_STEP, C_SA, C_HT, C_UT, C_KEY = 0, 1, 2, 3, 4, 5, 6, 7, 8
 C_WAITSINCE, C_NEED, C_QPTR, C_QEND, C_DCCS, C_DCCOP, C_ATOM, C_CHAN = 9, 10, 11, 12, 13, 14, 15, 16
-N_CFIELDS = 17
+C_LOG = 17  # next free slot of the chip's log of atomic starts
+N_CFIELDS = 18
 # packet fields
 P_ALIVE, P_TOK, P_KEY, P_TIME, P_LAST = 0, 1, 2, 3, 4
 N_PFIELDS = 5
-# globals
+# globals (the first five are filled by ``account_current``)
 G_FLUSHED, G_MAXK1, G_CUR, G_PEAK, G_VIOL, G_PPZ, G_POOL, G_EVENTS = 0, 1, 2, 3, 4, 5, 6, 7
-G_CONS_ERR, G_OVERFLOW, G_DONE, G_HOPS, G_QHEAD, G_QLEN, G_STARTS, G_MAXPKT = (
-    8,
-    9,
-    10,
-    11,
-    12,
-    13,
-    14,
-    15,
-)
-G_DCC_N, G_DCC_BASE = 16, 17  # DCC skyline: boundaries kept, level before the first of them
-N_GLOBALS = 18
+G_CONS_ERR, G_DONE, G_HOPS, G_QHEAD, G_QLEN, G_STARTS, G_MAXPKT = 8, 9, 10, 11, 12, 13, 14
+G_DCC_N, G_DCC_BASE = 15, 16  # DCC skyline: boundaries kept, level before the first of them
+N_GLOBALS = 17
 # parameters
-R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_S, R_WAYS, R_MSG, R_WMASK, R_BIN, R_CHECK = range(
-    13
-)
-N_PARAMS = 13
+R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_WAYS, R_MSG, R_CHECK = range(10)
+N_PARAMS = 10
 # tables, packed into one flat int64 array ``tb`` with start offsets ``to`` (one argument
-# instead of sixteen keeps calls between the kernel's functions cheap)
+# instead of sixteen keeps calls between the kernel's functions cheap). An atomic operation's
+# current is given by its change points: sample offset CP_K from its first sample, change of
+# level CP_D (the last one returns to zero).
 (TMPL_OFF, TMPL_LEN, TMPL_ATOM, TMPL_CUM, A_DUR, A_PEAK, A_SA_OFF, A_SA_LEN, A_PPZ, SA_DUR,
- SA_RT, A_RUN_OFF, A_RUN_LEN, RUN_OFF, RUN_DUR, RUN_LVL, ENV_OFF, ENV_LEN, ENV_CUM,
- ENV_LVL) = range(20)  # fmt: skip
-N_TABLES = 20
+ SA_RT, A_CP_OFF, A_CP_LEN, CP_K, CP_D, ENV_OFF, ENV_LEN, ENV_CUM, ENV_LVL) = range(19)  # fmt: skip
+N_TABLES = 19
 STAT_NAMES = (
     "flushed_samples", "last_sample", "final_current", "peak_current", "violation_samples",
-    "ppm_until", "pool", "events", "conservation_errors", "window_overflow",
+    "ppm_until", "pool", "events", "conservation_errors",
     "completed_ops", "packet_arrivals", "ctrl_queue_head", "ctrl_queue_len", "atomic_starts",
     "max_packets", "dcc_boundaries", "dcc_base_level",
 )  # fmt: skip
@@ -132,88 +123,13 @@ def _lowest_bit(x):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _flush(t, g, prm, diff, series):
-    """Sum all 40 ns samples that start before ``t`` (they cannot change any more).
-
-    ``diff`` holds the window's difference array followed by one 64-bit mask per block of 64
-    samples marking the samples where the current changes; the sum is constant between marks,
-    so a stretch is accounted in one step (per-sample only while recording a series)."""
-    s = S_NS
-    kmax = _ceil_div(t, s)
-    k = g[G_FLUSHED]
-    stop = min(kmax, g[G_MAXK1] + 1)  # beyond the last run end every sample is zero
-    mask = prm[R_WMASK]
-    w = mask + 1
-    cur = g[G_CUR]
-    peak = g[G_PEAK]
-    viol = g[G_VIOL]
-    pb = prm[R_PB]
-    rbin = prm[R_BIN]
-    nrec = len(series)
-    while k < stop:
-        j = k & mask
-        b = w + (j >> 6)
-        blk_end = min(stop, (k | 63) + 1)
-        bits = diff[b]
-        if (j & 63) > 0:
-            bits &= ~((np.int64(1) << (j & 63)) - 1)  # changes before k are already done
-        pos = k
-        while True:
-            if bits == 0:
-                kk = blk_end
-            else:
-                kk = (k & ~np.int64(63)) + _lowest_bit(bits)
-                if kk >= blk_end:
-                    kk = blk_end
-            # samples pos .. kk-1 all carry the current ``cur``
-            if cur > pb:
-                viol += kk - pos
-            if rbin > 0:
-                for q in range(pos, kk):
-                    bi = q // rbin
-                    if bi < nrec and cur > series[bi]:
-                        series[bi] = cur
-            if kk == blk_end:
-                break
-            jj = kk & mask
-            cur += diff[jj]
-            diff[jj] = 0
-            low = bits & -bits
-            bits ^= low
-            diff[b] &= ~low
-            if cur > peak:
-                peak = cur
-            pos = kk
-        k = blk_end
-    if kmax > k:
-        k = kmax
-    g[G_FLUSHED] = k
-    g[G_CUR] = cur
-    g[G_PEAK] = peak
-    g[G_VIOL] = viol
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _add_current(a, ts, g, prm, diff, tb, to):
-    s = S_NS
-    mask = prm[R_WMASK]
-    r0 = _t(tb, to, A_RUN_OFF, a)
-    for r in range(r0, r0 + _t(tb, to, A_RUN_LEN, a)):
-        t0 = ts + _t(tb, to, RUN_OFF, r)
-        k0 = _ceil_div(t0, s)
-        k1 = _ceil_div(t0 + _t(tb, to, RUN_DUR, r), s)
-        if k1 > k0:
-            if k1 - g[G_FLUSHED] > mask:
-                g[G_OVERFLOW] += 1
-            lvl = _t(tb, to, RUN_LVL, r)
-            diff[k0 & mask] += lvl
-            diff[k1 & mask] -= lvl
-            j0 = k0 & mask
-            j1 = k1 & mask
-            diff[mask + 1 + (j0 >> 6)] |= np.int64(1) << (j0 & 63)
-            diff[mask + 1 + (j1 >> 6)] |= np.int64(1) << (j1 & 63)
-            if k1 > g[G_MAXK1]:
-                g[G_MAXK1] = k1
+def _log_start(c, a, ts, ch, lg):
+    """Chip ``c`` starts atomic operation ``a`` at ``ts``: append it to the chip's log (the
+    current is accounted afterwards from the logs, see ``account_current``)."""
+    i = ch[c, C_LOG]
+    lg[0, i] = ts
+    lg[1, i] = a
+    ch[c, C_LOG] = i + 1
 
 
 @njit(cache=True, inline="always")
@@ -298,7 +214,7 @@ def _forward(c, t, tok, key, ch, pk, prm, pkt_tgt, g):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _start_atomic(c, t_dec, comp, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to):
+def _start_atomic(c, t_dec, comp, ch, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to):
     a = ch[c, C_ATOM]
     ts = t_dec + comp
     wait_ns[a] += t_dec - ch[c, C_WAITSINCE]
@@ -307,13 +223,56 @@ def _start_atomic(c, t_dec, comp, ch, g, prm, diff, wait_ns, wait_cnt, op_start,
     ch[c, C_SA] = 0
     if ch[c, C_STEP] == 0:
         op_start[ch[c, C_OP]] = ts
-    _add_current(a, ts, g, prm, diff, tb, to)
+    _log_start(c, a, ts, ch, lg)
     g[G_STARTS] += 1
     sch = prm[R_SCHEME]
     if sch == KMTPM_SA or sch == CTRL:
         ch[c, C_TIMER] = ts + _t(tb, to, SA_DUR, _t(tb, to, A_SA_OFF, a))
     else:
         ch[c, C_TIMER] = ts + _t(tb, to, A_DUR, a)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _chain(c, ch, g, prm, lg, wait_cnt, tb, to):
+    """Start, right away, the atomic operations after the one chip ``c`` just started that
+    need no decision: each would start when its predecessor ends (plus the decision time
+    under KMTPM) whatever the other chips do, and touches nothing they see. One event then
+    covers the chain instead of one per atomic operation; results are unchanged.
+
+    NPM and DCC (which decides once per operation): the whole operation. PPM: up to the next
+    pre-charge. KMTPM atomic: while the next atomic operation needs exactly the tokens the
+    chip holds (it keeps them, has no key and no surplus to hand on)."""
+    sch = prm[R_SCHEME]
+    if sch == NPM or sch == DCC or sch == PPM:
+        delay = 0
+    elif sch == KMTPM_A or sch == NOKEY:
+        delay = prm[R_COMP]
+    else:
+        return
+    ty = ch[c, C_TYPE]
+    o = _t(tb, to, TMPL_OFF, ty) + 1
+    n_at = _t(tb, to, TMPL_LEN, ty)
+    step = ch[c, C_STEP]
+    a = ch[c, C_ATOM]
+    t_end = ch[c, C_TIMER]
+    need = ch[c, C_NEED]
+    while step + 1 < n_at:
+        nxt = _t(tb, to, TMPL_ATOM, o + step)
+        if sch == PPM:
+            if _t(tb, to, A_PPZ, nxt) != 0:
+                break
+        elif delay > 0 and _t(tb, to, SA_RT, _t(tb, to, A_SA_OFF, nxt)) != need:
+            break
+        ts = t_end + delay
+        step += 1
+        a = nxt
+        wait_cnt[a] += 1
+        _log_start(c, a, ts, ch, lg)
+        g[G_STARTS] += 1
+        t_end = ts + _t(tb, to, A_DUR, a)
+    ch[c, C_STEP] = step
+    ch[c, C_ATOM] = a
+    ch[c, C_TIMER] = t_end
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -438,18 +397,18 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
 
 
 @njit(cache=True, _nrt=False)
-def _ctrl_grant(c, t, ch, g, prm, chan_free, diff, wait_ns, wait_cnt, op_start, tb, to):
+def _ctrl_grant(c, t, ch, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb, to):
     """Central pool grants chip ``c`` its tokens; the grant is a message on its channel."""
     g[G_POOL] -= ch[c, C_NEED]
     ch[c, C_UT] = ch[c, C_NEED]
     k = ch[c, C_CHAN]
     ts = max(t, chan_free[k]) + prm[R_MSG]
     chan_free[k] = ts
-    _start_atomic(c, ts, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
+    _start_atomic(c, ts, 0, ch, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
 
 
 @njit(cache=True, _nrt=False)
-def _ctrl_release(c, t, tok, ch, g, prm, chan_free, cq, diff, wait_ns, wait_cnt, op_start, tb, to):
+def _ctrl_release(c, t, tok, ch, g, prm, chan_free, cq, lg, wait_ns, wait_cnt, op_start, tb, to):
     k = ch[c, C_CHAN]
     chan_free[k] = max(t, chan_free[k]) + prm[R_MSG]  # return message occupies the channel
     g[G_POOL] += tok
@@ -460,40 +419,39 @@ def _ctrl_release(c, t, tok, ch, g, prm, chan_free, cq, diff, wait_ns, wait_cnt,
             break
         g[G_QHEAD] = (g[G_QHEAD] + 1) % n
         g[G_QLEN] -= 1
-        _ctrl_grant(h, t, ch, g, prm, chan_free, diff, wait_ns, wait_cnt, op_start, tb, to)
+        _ctrl_grant(h, t, ch, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb, to)
 
 
 @njit(cache=True, _nrt=False)
-def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns, wait_cnt, op_start,
+def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns, wait_cnt, op_start,
              tb, to):  # fmt: skip
     """A waiting chip tries to start its next atomic operation under the scheme."""
     sch = prm[R_SCHEME]
     a = ch[c, C_ATOM]
     if sch == NPM:
-        _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
+        _start_atomic(c, t, 0, ch, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
+        _chain(c, ch, g, prm, lg, wait_cnt, tb, to)
     elif sch == PPM:
         ppz = _t(tb, to, A_PPZ, a)
-        if ppz == 0:
-            _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
-        elif t >= g[G_PPZ]:
-            g[G_PPZ] = t + ppz
-            _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
+        if ppz == 0 or t >= g[G_PPZ]:
+            if ppz > 0:
+                g[G_PPZ] = t + ppz
+            _start_atomic(c, t, 0, ch, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
+            _chain(c, ch, g, prm, lg, wait_cnt, tb, to)
         else:
             ch[c, C_TIMER] = g[G_PPZ]
     elif sch == DCC:
-        if ch[c, C_STEP] > 0:
-            _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
-            return
-        if ch[c, C_DCCOP] != ch[c, C_OP]:
+        if ch[c, C_DCCOP] != ch[c, C_OP]:  # the first atomic operation: DCC decides once
             ch[c, C_DCCS] = _dcc_schedule(c, t, ch, g, prm, tb, to, sky)
             ch[c, C_DCCOP] = ch[c, C_OP]
         if ch[c, C_DCCS] <= t:
-            _start_atomic(c, t, 0, ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
+            _start_atomic(c, t, 0, ch, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
+            _chain(c, ch, g, prm, lg, wait_cnt, tb, to)  # the rest follows without a stop
         else:
             ch[c, C_TIMER] = ch[c, C_DCCS]
     elif sch == CTRL:
         if g[G_QLEN] == 0 and g[G_POOL] >= ch[c, C_NEED]:
-            _ctrl_grant(c, t, ch, g, prm, chan_free, diff, wait_ns, wait_cnt, op_start, tb, to)
+            _ctrl_grant(c, t, ch, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb, to)
         else:
             n = len(cq)
             cq[(g[G_QHEAD] + g[G_QLEN]) % n] = c
@@ -507,8 +465,9 @@ def _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns, w
             key = ch[c, C_KEY]
             ch[c, C_HT] = 0
             ch[c, C_KEY] = 0
-            _start_atomic(c, t, prm[R_COMP], ch, g, prm, diff, wait_ns, wait_cnt, op_start, tb, to)
+            _start_atomic(c, t, prm[R_COMP], ch, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
             _forward(c, t, tok, key, ch, pk, prm, pkt_tgt, g)
+            _chain(c, ch, g, prm, lg, wait_cnt, tb, to)
         else:
             if ch[c, C_KEY] == 0 and sch != NOKEY and ch[c, C_HT] > 0:
                 tok = ch[c, C_HT]
@@ -565,12 +524,14 @@ def _check_tokens(ch, pk, g, prm):
 
 @njit(cache=True)
 def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
-             op_issue, op_start, op_done, wait_ns, wait_cnt, series, stats):  # fmt: skip
+             op_issue, op_start, op_done, wait_ns, wait_cnt, lg, log_off, log_end,
+             stats):  # fmt: skip
     """Run the whole operation stream. ``op_*`` sorted by arrival; ``chip_q`` holds op
     indices grouped by chip (CSR offsets ``chip_q_off``), each group in arrival order.
     Fills ``op_issue`` (transfer to the chip done), ``op_start`` (first atomic operation
-    starts), ``op_done`` (ns, -1 if never), ``wait_*`` per atomic id,
-    ``series`` (max current per ``R_BIN`` samples) and ``stats`` (``STAT_NAMES``)."""
+    starts), ``op_done`` (ns, -1 if never), ``wait_*`` per atomic id, the atomic starts
+    (``lg[0]`` time, ``lg[1]`` atomic id; chip ``c`` writes ``log_off[c]`` up to
+    ``log_end[c]``) and ``stats`` (``STAT_NAMES``; the current's by ``account_current``)."""
     n = prm[R_N]
     m = prm[R_M]
     sch = prm[R_SCHEME]
@@ -579,7 +540,6 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     pk = np.zeros((n, N_PFIELDS), dtype=np.int64)
     pkt_tgt = np.full(n, -1, dtype=np.int64)
     g = np.zeros(N_GLOBALS, dtype=np.int64)
-    diff = np.zeros(prm[R_WMASK] + 1 + (prm[R_WMASK] + 1) // 64, dtype=np.int64)
     n_chan = n // prm[R_WAYS]
     chan_free = np.zeros(n_chan, dtype=np.int64)
     cq = np.zeros(n, dtype=np.int64)
@@ -596,6 +556,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
         ch[c, C_QEND] = chip_q_off[c + 1]
         ch[c, C_DCCOP] = -1
         ch[c, C_CHAN] = c // prm[R_WAYS]
+        ch[c, C_LOG] = log_off[c]
     for p in range(n):
         pk[p, P_TIME] = INF
         pk[p, P_LAST] = -1
@@ -628,7 +589,6 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
         if kind < 0:
             break
         g[G_EVENTS] += 1
-        _flush(t, g, prm, diff, series)
         if kind == 0:
             c = op_chip[nxt]
             nxt += 1
@@ -641,10 +601,10 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
             if st == XFER:
                 op_issue[ch[c, C_OP]] = t
                 _begin_wait(c, t, ch, tb, to)
-                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns, wait_cnt,
+                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns, wait_cnt,
                          op_start, tb, to)  # fmt: skip
             elif st == WAIT:
-                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns, wait_cnt,
+                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns, wait_cnt,
                          op_start, tb, to)  # fmt: skip
             else:  # OPER: end of a sub-atomic or atomic operation
                 a = ch[c, C_ATOM]
@@ -657,7 +617,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
                     ch[c, C_UT] -= surplus
                     if sch == CTRL:
                         if surplus > 0:
-                            _ctrl_release(c, t, surplus, ch, g, prm, chan_free, cq, diff,
+                            _ctrl_release(c, t, surplus, ch, g, prm, chan_free, cq, lg,
                                           wait_ns, wait_cnt, op_start, tb, to)  # fmt: skip
                     else:
                         _forward(c, t, surplus, 0, ch, pk, prm, pkt_tgt, g)
@@ -666,13 +626,13 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
                     ch[c, C_UT] = 0
                     ch[c, C_STEP] += 1
                     if sch == CTRL:
-                        _ctrl_release(c, t, ut, ch, g, prm, chan_free, cq, diff, wait_ns,
+                        _ctrl_release(c, t, ut, ch, g, prm, chan_free, cq, lg, wait_ns,
                                       wait_cnt, op_start, tb, to)  # fmt: skip
                     else:
                         ch[c, C_HT] += ut
                     if ch[c, C_STEP] < _t(tb, to, TMPL_LEN, ch[c, C_TYPE]):
                         _begin_wait(c, t, ch, tb, to)
-                        _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns,
+                        _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
                                  wait_cnt, op_start, tb, to)  # fmt: skip
                     else:
                         op_done[ch[c, C_OP]] = t
@@ -699,7 +659,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
                 pk[p, P_KEY] = 0
                 pk[p, P_TIME] = INF
                 pkt_tgt[p] = -1
-                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, diff, wait_ns, wait_cnt,
+                _attempt(c, t, ch, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns, wait_cnt,
                          op_start, tb, to)  # fmt: skip
             else:
                 _retarget(p, s, False, ch, pk, prm, pkt_tgt)
@@ -711,6 +671,107 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
                 alive += pk[p, P_ALIVE]
             if alive > g[G_MAXPKT]:
                 g[G_MAXPKT] = alive
-    _flush(g[G_MAXK1] * prm[R_S] + prm[R_S], g, prm, diff, series)
+    for c in range(n):
+        log_end[c] = ch[c, C_LOG]
     for i in range(N_GLOBALS):
         stats[i] = g[i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _stretch(k0, k1, cur, pb, rbin, series):
+    """Samples ``k0 .. k1 - 1`` all carry the current ``cur``: raise the recorded bins'
+    maxima; returns how many of the samples are above the budget."""
+    if rbin > 0 and cur > 0 and k1 > k0:
+        for bi in range(k0 // rbin, min((k1 - 1) // rbin + 1, len(series))):
+            if cur > series[bi]:
+                series[bi] = cur
+    return k1 - k0 if cur > pb else 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _next_atomic(i, i_end, lg, tb, to):
+    """(first sample, first and end change point) of log entry ``i``; none past the end."""
+    if i >= i_end:
+        return INF, 0, 0
+    a = lg[1, i]
+    j = tb[to[A_CP_OFF] + a]
+    return _ceil_div(lg[0, i], S_NS), j, j + tb[to[A_CP_LEN] + a]
+
+
+@njit(cache=True)
+def account_current(lg, log_off, log_end, tb, to, pb, rbin, series, stats):
+    """The 40 ns current summed over chips, from the logs of atomic starts ``simulate``
+    wrote: peak, samples above ``pb``, and (``rbin`` > 0) the maximum of every bin of
+    ``rbin`` samples in ``series``. An atomic operation starting at ``ts`` covers the samples
+    from ceil(ts / 40 ns) on. Each chip's log is in time order, so its change points come
+    sorted; blocks of ``block`` samples are filled from every chip's stream in turn (a tight
+    loop over local variables) into a small difference array with one bit per changing
+    sample, then swept, a stretch of constant current in one step."""
+    n = len(log_end)
+    block = 4096
+    diff = np.zeros(block, np.int64)
+    bits = np.zeros(block // 64, np.int64)
+    # per chip: log entry, first sample of the atomic, change point and its end, next change
+    li = np.empty(n, np.int64)
+    kb = np.empty(n, np.int64)
+    j = np.empty(n, np.int64)
+    je = np.empty(n, np.int64)
+    nk = np.empty(n, np.int64)
+    cpk = to[CP_K]
+    cpd = to[CP_D]
+    k_lo = INF
+    for c in range(n):
+        li[c] = log_off[c]
+        kb[c], j[c], je[c] = _next_atomic(li[c], log_end[c], lg, tb, to)
+        nk[c] = kb[c] + tb[cpk + j[c]] if kb[c] < INF else INF
+        k_lo = min(k_lo, nk[c])
+    viol = 0
+    cur = 0
+    peak = 0
+    pos = 0  # samples before ``pos`` are accounted
+    while k_lo < INF:
+        viol += _stretch(pos, k_lo, cur, pb, rbin, series)
+        pos = k_lo
+        k_hi = k_lo + block
+        k_next = INF
+        for c in range(n):
+            nkc = nk[c]
+            if nkc >= k_hi:
+                k_next = min(k_next, nkc)
+                continue
+            i, i_end, kbc, jc, jend = li[c], log_end[c], kb[c], j[c], je[c]
+            while nkc < k_hi:
+                x = nkc - k_lo
+                diff[x] += tb[cpd + jc]
+                bits[x >> 6] |= np.int64(1) << (x & 63)
+                jc += 1
+                if jc == jend:
+                    i += 1
+                    kbc, jc, jend = _next_atomic(i, i_end, lg, tb, to)
+                    if kbc == INF:
+                        nkc = INF
+                        break
+                nkc = kbc + tb[cpk + jc]
+            li[c], kb[c], j[c], je[c], nk[c] = i, kbc, jc, jend, nkc
+            k_next = min(k_next, nkc)
+        for w in range(block // 64):
+            b = bits[w]
+            if b == 0:
+                continue
+            bits[w] = 0
+            while b != 0:
+                x = (w << 6) + _lowest_bit(b)
+                b &= b - 1
+                kk = k_lo + x
+                viol += _stretch(pos, kk, cur, pb, rbin, series)
+                cur += diff[x]
+                diff[x] = 0
+                if cur > peak:
+                    peak = cur
+                pos = kk
+        k_lo = k_next
+    stats[G_FLUSHED] = pos + 1
+    stats[G_MAXK1] = pos
+    stats[G_CUR] = cur
+    stats[G_PEAK] = peak
+    stats[G_VIOL] = viol

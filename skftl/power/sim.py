@@ -52,11 +52,10 @@ class OpStream:
 class Tables:
     """Kernel tables (see ``kernel.simulate``) for one profile set, device and token model."""
 
-    arrays: tuple[np.ndarray, ...]  # in kernel table order (TMPL_OFF ... RUN_LVL)
+    arrays: tuple[np.ndarray, ...]  # in kernel table order (TMPL_OFF ... ENV_LVL)
     sa_rt: np.ndarray
     atomic_rt: np.ndarray
     n_subatomic: np.ndarray
-    max_atomic_ns: int
 
     def packed(self) -> tuple[np.ndarray, np.ndarray]:
         """(flat table array, start offset of each table) as the kernel takes them."""
@@ -98,12 +97,16 @@ def build_tables(
     # pre-charge zone (PPM): the first sub-atomic operation of program execution
     a_ppz = np.zeros(len(ATOMICS), np.int64)
     a_ppz[PROG_EXEC] = sa_dur[a_sa_off[PROG_EXEC]]
-    runs = [profiles.runs(a) for a in range(len(ATOMICS))]
-    a_run_len = np.array([len(r[0]) for r in runs], np.int64)
-    a_run_off = np.concatenate(([0], np.cumsum(a_run_len)[:-1])).astype(np.int64)
-    run_off = np.concatenate([r[0] for r in runs]).astype(np.int64)
-    run_dur = np.concatenate([r[1] for r in runs]).astype(np.int64)
-    run_lvl = np.concatenate([r[2] for r in runs]).astype(np.int64)
+    # current of each atomic operation as change points: (sample offset, change of level)
+    cps = []
+    for a in range(len(ATOMICS)):
+        d = np.diff(np.concatenate(([0], profiles.samples[a], [0])).astype(np.int64))
+        k = np.flatnonzero(d)
+        cps.append((k, d[k]))
+    a_cp_len = np.array([len(k) for k, _ in cps], np.int64)
+    a_cp_off = np.concatenate(([0], np.cumsum(a_cp_len)[:-1])).astype(np.int64)
+    cp_k = np.concatenate([k for k, _ in cps]).astype(np.int64)
+    cp_d = np.concatenate([d for _, d in cps]).astype(np.int64)
     # DCC envelope per operation type: (duration, level) pieces, one pad slot per type
     env_dur: list[list[int]] = []
     env_lvl: list[list[int]] = []
@@ -129,7 +132,7 @@ def build_tables(
         env_lv[o : o + len(d)] = lv
     arrays = (
         tmpl_off, tmpl_len, tmpl_atom, tmpl_cum, a_dur, a_peak, a_sa_off, a_sa_len, a_ppz,
-        sa_dur, sa_rt, a_run_off, a_run_len, run_off, run_dur, run_lvl,
+        sa_dur, sa_rt, a_cp_off, a_cp_len, cp_k, cp_d,
         env_off, env_len, env_cum, env_lv,
     )  # fmt: skip
     return Tables(
@@ -137,7 +140,6 @@ def build_tables(
         sa_rt=sa_rt,
         atomic_rt=sa_rt[a_sa_off],
         n_subatomic=a_sa_len,
-        max_atomic_ns=int(a_dur.max()),
     )
 
 
@@ -229,7 +231,6 @@ def simulate(
     chip_q = order.astype(np.int64)
     chip_q_off = np.zeros(n + 1, np.int64)
     chip_q_off[1:] = np.cumsum(np.bincount(ops.chip, minlength=n))
-    window = 1 << max(6, int(np.ceil(np.log2(tables.max_atomic_ns // SAMPLE_NS + 4))))
     hop_ns = int(round(tokens.transfer_cycles() * device.cycle_ns))
     comp_ns = int(round(device.t_comp_cycles * device.cycle_ns))
     prm = np.zeros(K.N_PARAMS, np.int64)
@@ -240,11 +241,8 @@ def simulate(
     prm[K.R_PB] = tokens.budget_units
     prm[K.R_HOP] = hop_ns
     prm[K.R_COMP] = comp_ns
-    prm[K.R_S] = SAMPLE_NS
     prm[K.R_WAYS] = device.ways_per_channel
     prm[K.R_MSG] = ctrl_msg_ns
-    prm[K.R_WMASK] = window - 1
-    prm[K.R_BIN] = record_bin_samples
     prm[K.R_CHECK] = int(check_tokens)
     if record_bin_samples > 0:
         bound = _makespan_bound(ops, tables, device, hop_ns, comp_ns, ctrl_msg_ns)
@@ -257,14 +255,20 @@ def simulate(
     wait_ns = np.zeros(len(ATOMICS), np.int64)
     wait_cnt = np.zeros(len(ATOMICS), np.int64)
     stats = np.zeros(K.N_GLOBALS, np.int64)
+    # each chip logs its atomic starts: at most its operations' atomic operations
+    n_atomic = tables.arrays[K.TMPL_LEN][op_type]
+    log_off = np.zeros(n + 1, np.int64)
+    log_off[1:] = np.cumsum(np.bincount(ops.chip, weights=n_atomic, minlength=n)).astype(np.int64)
+    lg = np.zeros((2, int(log_off[-1])), np.int64)
+    log_end = np.zeros(n, np.int64)
+    tb, to = tables.packed()
     K.simulate(
         ops.chip, op_type, ops.arrival_ns, chip_q, chip_q_off,
-        np.asarray(device.xfer_ns(), np.int64), *tables.packed(), prm,
-        op_issue, op_start, op_done, wait_ns, wait_cnt, series, stats,
+        np.asarray(device.xfer_ns(), np.int64), tb, to, prm,
+        op_issue, op_start, op_done, wait_ns, wait_cnt, lg, log_off, log_end, stats,
     )  # fmt: skip
+    K.account_current(lg, log_off, log_end, tb, to, prm[K.R_PB], record_bin_samples, series, stats)
     st = dict(zip(K.STAT_NAMES, (int(x) for x in stats), strict=True))
-    if st["window_overflow"]:
-        raise RuntimeError("current window overflow (kernel bug)")
     first = int(ops.arrival_ns[0]) if len(ops) else 0
     last = int(op_done.max()) if len(ops) else 0
     if record_bin_samples > 0:
