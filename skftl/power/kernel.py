@@ -324,9 +324,10 @@ def _merge_env(sky, ra, n_a, rb, start, ty, t_min, tb, to):
 def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
     """Earliest start >= t at which this operation's modelled current (its DCC envelope:
     piecewise-constant peaks, ENV_* tables) plus the modelled current of every operation
-    already scheduled stays within the budget. A violation on an elementary interval (between
-    consecutive envelope boundaries) delays the start by that interval's length. The new
-    operation's envelope then joins the skyline.
+    already scheduled stays within the budget. A violation delays the start until the
+    violating piece of the envelope begins where the skyline has come down far enough (the
+    reference delays elementary interval by interval; no start in between can fit, so both
+    find the same earliest start). The new operation's envelope then joins the skyline.
 
     The skyline of scheduled envelopes is kept across calls, sorted: boundary times
     ``sky[0, :G_DCC_N]``, level change at each in ``sky[1]``; boundaries at or before ``t``
@@ -376,8 +377,14 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
                 other = sky[2, k]
                 if sky[0, k] < nb:
                     nb = sky[0, k]
-            if env_lvl[o0 + i_new] + other > pb:
-                s += nb - tau  # delay past the violating interval
+            lvl = env_lvl[o0 + i_new]
+            if lvl + other > pb:
+                # delay until this piece starts where the skyline has come down to
+                # pb - lvl: every start before that overlaps the same run of violations
+                kk = k
+                while kk + 1 < m and sky[2, kk + 1] > pb - lvl:
+                    kk += 1
+                s = sky[0, kk] - env_cum[o0 + i_new]
                 ok = False
                 break
             tau = nb
