@@ -75,8 +75,10 @@ N_PFIELDS = 5
 # globals (the first five are filled by ``account_current``)
 G_FLUSHED, G_MAXK1, G_CUR, G_PEAK, G_VIOL, G_PPZ, G_POOL, G_EVENTS = 0, 1, 2, 3, 4, 5, 6, 7
 G_CONS_ERR, G_DONE, G_HOPS, G_QHEAD, G_QLEN, G_STARTS, G_MAXPKT = 8, 9, 10, 11, 12, 13, 14
-G_DCC_N, G_DCC_BASE = 15, 16  # DCC skyline: boundaries kept, level before the first of them
-N_GLOBALS = 17
+# DCC skyline (see _dcc_schedule): end and head of the live boundaries, level before the
+# head, row set in use
+G_DCC_N, G_DCC_BASE, G_DCC_HEAD, G_DCC_SET = 15, 16, 17, 18
+N_GLOBALS = 19
 # parameters
 R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_WAYS, R_MSG, R_CHECK = range(10)
 N_PARAMS = 10
@@ -91,7 +93,7 @@ STAT_NAMES = (
     "flushed_samples", "last_sample", "final_current", "peak_current", "violation_samples",
     "ppm_until", "pool", "events", "conservation_errors",
     "completed_ops", "packet_arrivals", "ctrl_queue_head", "ctrl_queue_len", "atomic_starts",
-    "max_packets", "dcc_boundaries", "dcc_base_level",
+    "max_packets", "dcc_boundaries", "dcc_base_level", "dcc_head", "dcc_row_set",
 )  # fmt: skip
 
 
@@ -286,22 +288,18 @@ def _begin_wait(c, t, ch, tb, to):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _merge_env(sky, ra, n_a, rb, start, ty, t_min, tb, to):
-    """Merge the DCC envelope of operation type ``ty`` starting at ``start`` (its boundaries
-    after ``t_min``) into the sorted boundary list in rows ``ra`` (times), ``ra + 1`` (level
-    changes) of ``sky``, ``n_a`` long, writing rows ``rb``, ``rb + 1``; equal times merge.
-    Returns (length, the envelope's level at ``t_min``)."""
+def _merge_env(sky, ra, i0, n_a, rb, level, start, ty, tb, to):
+    """Merge the DCC envelope of operation type ``ty`` starting at ``start`` into the sorted
+    boundaries ``i0 .. n_a - 1`` of row set ``ra`` of ``sky`` (rows: time, change of level,
+    level before it), writing row set ``rb`` from 0; equal times merge; ``level`` is the
+    level before the first boundary. Returns the number of boundaries written."""
     o0 = tb[to[ENV_OFF] + ty]
     n_env = tb[to[ENV_LEN] + ty]
     c0 = to[ENV_CUM] + o0
     l0 = to[ENV_LVL] + o0
     ib = 0
-    at = 0
-    while ib <= n_env and start + tb[c0 + ib] <= t_min:  # boundaries already passed
-        at = tb[l0 + ib] if ib < n_env else 0
-        ib += 1
     out = 0
-    ia = 0
+    ia = i0
     while ia < n_a or ib <= n_env:
         if ib > n_env or (ia < n_a and sky[ra, ia] <= start + tb[c0 + ib]):
             x = sky[ra, ia]
@@ -316,8 +314,10 @@ def _merge_env(sky, ra, n_a, rb, start, ty, t_min, tb, to):
         else:
             sky[rb, out] = x
             sky[rb + 1, out] = d
+            sky[rb + 2, out] = level
             out += 1
-    return out, at
+        level += d
+    return out
 
 
 @njit(cache=True, _nrt=False)
@@ -329,9 +329,11 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
     reference delays elementary interval by interval; no start in between can fit, so both
     find the same earliest start). The new operation's envelope then joins the skyline.
 
-    The skyline of scheduled envelopes is kept across calls, sorted: boundary times
-    ``sky[0, :G_DCC_N]``, level change at each in ``sky[1]``; boundaries at or before ``t``
-    (calls come in time order) are folded into the level ``G_DCC_BASE``. A chip schedules its
+    The skyline of scheduled envelopes is kept across calls, sorted, in one of two row sets
+    of ``sky`` (rows ``r``, ``r + 1``, ``r + 2``: boundary time, change of level, level before
+    it; ``r`` = ``G_DCC_SET``), live from ``G_DCC_HEAD`` to ``G_DCC_N``; boundaries at or
+    before ``t`` (calls come in time order) are passed by moving the head, their level kept
+    in ``G_DCC_BASE``; merging the new envelope writes the other row set. A chip schedules its
     next operation only after the previous one ended, so from ``t`` on the skyline holds the
     other chips' envelopes: exactly those of the operations scheduled and not yet ended (a
     chip whose next operation is still on the channel reserves nothing)."""
@@ -340,31 +342,22 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
     env_cum = tb[to[ENV_CUM] : to[ENV_CUM + 1]]
     env_lvl = tb[to[ENV_LVL] : to[ENV_LVL + 1]]
     pb = prm[R_PB]
-    # fold passed boundaries into the base level
-    n_b = g[G_DCC_N]
+    r = g[G_DCC_SET]
+    m = g[G_DCC_N]
+    h = g[G_DCC_HEAD]
     base = g[G_DCC_BASE]
-    j = 0
-    while j < n_b and sky[0, j] <= t:
-        base += sky[1, j]
-        j += 1
-    m = n_b - j
-    for k in range(m):
-        sky[0, k] = sky[0, k + j]
-        sky[1, k] = sky[1, k + j]
-    g[G_DCC_N] = m
+    while h < m and sky[r, h] <= t:
+        base += sky[r + 1, h]
+        h += 1
+    g[G_DCC_HEAD] = h
     g[G_DCC_BASE] = base
-    level = base
-    # sky[2, k]: level before boundary k
-    for k in range(m):
-        sky[2, k] = level
-        level += sky[1, k]
     ty = ch[c, C_TYPE]
     o0 = env_off[ty]
     dur = env_cum[o0 + env_len[ty]]
     s = t
-    k0 = 0
+    k0 = h
     while True:
-        while k0 < m and sky[0, k0] <= s:
+        while k0 < m and sky[r, k0] <= s:
             k0 += 1
         k = k0
         tau = s
@@ -374,32 +367,31 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
             nb = s + env_cum[o0 + i_new + 1]
             other = 0
             if k < m:
-                other = sky[2, k]
-                if sky[0, k] < nb:
-                    nb = sky[0, k]
+                other = sky[r + 2, k]
+                if sky[r, k] < nb:
+                    nb = sky[r, k]
             lvl = env_lvl[o0 + i_new]
             if lvl + other > pb:
                 # delay until this piece starts where the skyline has come down to
                 # pb - lvl: every start before that overlaps the same run of violations
                 kk = k
-                while kk + 1 < m and sky[2, kk + 1] > pb - lvl:
+                while kk + 1 < m and sky[r + 2, kk + 1] > pb - lvl:
                     kk += 1
-                s = sky[0, kk] - env_cum[o0 + i_new]
+                s = sky[r, kk] - env_cum[o0 + i_new]
                 ok = False
                 break
             tau = nb
             if tau >= s + env_cum[o0 + i_new + 1]:
                 i_new += 1
-            if k < m and sky[0, k] <= tau:
+            if k < m and sky[r, k] <= tau:
                 k += 1
         if ok:
             break
-    # the new envelope joins the kept skyline
-    out, _ = _merge_env(sky, 0, g[G_DCC_N], 3, s, ty, s - 1, tb, to)
-    for k in range(out):
-        sky[0, k] = sky[3, k]
-        sky[1, k] = sky[4, k]
-    g[G_DCC_N] = out
+    # the new envelope joins the kept skyline (in the other row set)
+    r2 = 3 - r
+    g[G_DCC_N] = _merge_env(sky, r, h, m, r2, base, s, ty, tb, to)
+    g[G_DCC_SET] = r2
+    g[G_DCC_HEAD] = 0
     return s
 
 
@@ -554,7 +546,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     max_env = 0
     for i in range(to[ENV_LEN], to[ENV_LEN + 1]):
         max_env = max(max_env, tb[i])
-    sky = np.zeros((5, n * (max_env + 1) + 2), dtype=np.int64)
+    sky = np.zeros((6, n * (max_env + 1) + 2), dtype=np.int64)
     for c in range(n):
         ch[c, C_STATE] = READY
         ch[c, C_TIMER] = INF
