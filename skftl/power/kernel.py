@@ -689,12 +689,16 @@ def _stretch(k0, k1, cur, pb, rbin, series):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _next_atomic(i, i_end, lg, tb, to):
-    """(first sample, first and end change point) of log entry ``i``; none past the end."""
-    if i >= i_end:
-        return INF, 0, 0
-    a = lg[1, i]
-    j = tb[to[A_CP_OFF] + a]
-    return _ceil_div(lg[0, i], S_NS), j, j + tb[to[A_CP_LEN] + a]
+    """From log entry ``i`` on, the first atomic operation whose current changes at all:
+    (its entry, first sample, first and end change point); first sample INF if none."""
+    while i < i_end:
+        a = lg[1, i]
+        n_cp = tb[to[A_CP_LEN] + a]
+        if n_cp > 0:
+            j = tb[to[A_CP_OFF] + a]
+            return i, _ceil_div(lg[0, i], S_NS), j, j + n_cp
+        i += 1
+    return i, INF, 0, 0
 
 
 @njit(cache=True)
@@ -720,8 +724,7 @@ def account_current(lg, log_off, log_end, tb, to, pb, rbin, series, stats):
     cpd = to[CP_D]
     k_lo = INF
     for c in range(n):
-        li[c] = log_off[c]
-        kb[c], j[c], je[c] = _next_atomic(li[c], log_end[c], lg, tb, to)
+        li[c], kb[c], j[c], je[c] = _next_atomic(log_off[c], log_end[c], lg, tb, to)
         nk[c] = kb[c] + tb[cpk + j[c]] if kb[c] < INF else INF
         k_lo = min(k_lo, nk[c])
     viol = 0
@@ -745,8 +748,7 @@ def account_current(lg, log_off, log_end, tb, to, pb, rbin, series, stats):
                 bits[x >> 6] |= np.int64(1) << (x & 63)
                 jc += 1
                 if jc == jend:
-                    i += 1
-                    kbc, jc, jend = _next_atomic(i, i_end, lg, tb, to)
+                    i, kbc, jc, jend = _next_atomic(i + 1, i_end, lg, tb, to)
                     if kbc == INF:
                         nkc = INF
                         break
