@@ -496,6 +496,29 @@ def _dispatch(c, t, ch, op_type, op_arr, chip_q, chan_free, xfer):
     ch[c, C_TIMER] = xs + xfer[op_type[op]]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _run_without_decisions(c, ch, g, prm, lg, op_issue, op_start, wait_ns, wait_cnt, tb, to):
+    """An operation just put on the channel none of whose atomic operations needs a decision
+    (NPM; a read or erase under PPM) runs from the end of its transfer with no further event:
+    issue, start and the whole chain are known now."""
+    if ch[c, C_STATE] != XFER:
+        return
+    sch = prm[R_SCHEME]
+    if sch == PPM:
+        ty = ch[c, C_TYPE]
+        o = _t(tb, to, TMPL_OFF, ty)
+        for i in range(_t(tb, to, TMPL_LEN, ty)):
+            if _t(tb, to, A_PPZ, _t(tb, to, TMPL_ATOM, o + i)) > 0:
+                return
+    elif sch != NPM:
+        return
+    t = ch[c, C_TIMER]
+    op_issue[ch[c, C_OP]] = t
+    _begin_wait(c, t, ch, tb, to)
+    _start_atomic(c, t, 0, ch, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
+    _chain(c, ch, g, prm, lg, wait_cnt, tb, to)
+
+
 @njit(cache=True, _nrt=False)
 def _check_tokens(ch, pk, g, prm):
     sch = prm[R_SCHEME]
@@ -593,6 +616,9 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
             nxt += 1
             if ch[c, C_STATE] == READY:
                 _dispatch(c, t, ch, op_type, op_arr, chip_q, chan_free, xfer)
+                _run_without_decisions(
+                    c, ch, g, prm, lg, op_issue, op_start, wait_ns, wait_cnt, tb, to
+                )
         elif kind == 1:
             c = idx
             st = ch[c, C_STATE]
@@ -643,6 +669,9 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
                             ch[c, C_KEY] = 0
                             _forward(c, t, tok, key, ch, pk, prm, pkt_tgt, g)
                         _dispatch(c, t, ch, op_type, op_arr, chip_q, chan_free, xfer)
+                        _run_without_decisions(
+                            c, ch, g, prm, lg, op_issue, op_start, wait_ns, wait_cnt, tb, to
+                        )
         else:
             p = idx
             c = pkt_tgt[p]
@@ -711,7 +740,7 @@ def account_current(lg, log_off, log_end, tb, to, pb, rbin, series, stats):
     loop over local variables) into a small difference array with one bit per changing
     sample, then swept, a stretch of constant current in one step."""
     n = len(log_end)
-    block = 4096
+    block = 8192
     diff = np.zeros(block, np.int64)
     bits = np.zeros(block // 64, np.int64)
     # per chip: log entry, first sample of the atomic, change point and its end, next change
