@@ -85,10 +85,13 @@ N_PARAMS = 10
 # tables, packed into one flat int64 array ``tb`` with start offsets ``to`` (one argument
 # instead of sixteen keeps calls between the kernel's functions cheap). An atomic operation's
 # current is given by its change points: sample offset CP_K from its first sample, change of
-# level CP_D (the last one returns to zero).
+# level CP_D (the last one returns to zero); so is, under the ids after the atomic ones, each
+# operation type's whole sequence and its first loop (TMPL_LOOP atomic operations long, up to
+# the second pre-charge), run back to back.
 (TMPL_OFF, TMPL_LEN, TMPL_ATOM, TMPL_CUM, A_DUR, A_PEAK, A_SA_OFF, A_SA_LEN, A_PPZ, SA_DUR,
- SA_RT, A_CP_OFF, A_CP_LEN, CP_K, CP_D, ENV_OFF, ENV_LEN, ENV_CUM, ENV_LVL) = range(19)  # fmt: skip
-N_TABLES = 19
+ SA_RT, A_CP_OFF, A_CP_LEN, CP_K, CP_D, ENV_OFF, ENV_LEN, ENV_CUM, ENV_LVL,
+ TMPL_LOOP) = range(20)  # fmt: skip
+N_TABLES = 20
 STAT_NAMES = (
     "flushed_samples", "last_sample", "final_current", "peak_current", "violation_samples",
     "ppm_until", "pool", "events", "conservation_errors",
@@ -254,7 +257,8 @@ def _chain(c, ch, g, prm, lg, wait_cnt, tb, to):
     ty = ch[c, C_TYPE]
     o = _t(tb, to, TMPL_OFF, ty) + 1
     n_at = _t(tb, to, TMPL_LEN, ty)
-    step = ch[c, C_STEP]
+    step0 = ch[c, C_STEP]
+    step = step0
     a = ch[c, C_ATOM]
     t_end = ch[c, C_TIMER]
     need = ch[c, C_NEED]
@@ -272,6 +276,23 @@ def _chain(c, ch, g, prm, lg, wait_cnt, tb, to):
         _log_start(c, a, ts, ch, lg)
         g[G_STARTS] += 1
         t_end = ts + _t(tb, to, A_DUR, a)
+    if delay == 0 and step > step0:
+        # a back-to-back chain that is the whole operation or one program loop: one log
+        # entry (the first atomic operation's, rewritten) with its precomputed current
+        n_atomics = to[A_DUR + 1] - to[A_DUR]
+        loop = _t(tb, to, TMPL_LOOP, ty)
+        pid = -1
+        if step0 == 0 and step == n_at - 1:
+            pid = n_atomics + ty
+        elif step - step0 + 1 == loop:
+            pid = n_atomics + to[TMPL_LEN + 1] - to[TMPL_LEN] + ty
+            for k in range(loop):
+                if _t(tb, to, TMPL_ATOM, o - 1 + step0 + k) != _t(tb, to, TMPL_ATOM, o - 1 + k):
+                    pid = -1
+        if pid >= 0:
+            i0 = ch[c, C_LOG] - (step - step0) - 1
+            lg[1, i0] = pid
+            ch[c, C_LOG] = i0 + 1
     ch[c, C_STEP] = step
     ch[c, C_ATOM] = a
     ch[c, C_TIMER] = t_end

@@ -98,9 +98,16 @@ def build_tables(
     a_ppz = np.zeros(len(ATOMICS), np.int64)
     a_ppz[PROG_EXEC] = sa_dur[a_sa_off[PROG_EXEC]]
     # current of each atomic operation as change points: (sample offset, change of level)
+    # (and, as ids len(ATOMICS) + type, of every operation type's atomic operations back to
+    # back; then, as ids len(ATOMICS) + len(tmpl) + type, of its first loop: up to its second
+    # pre-charge), so that a chain of atomic operations is accounted in one go (kernel._chain)
     cps = []
-    for a in range(len(ATOMICS)):
-        d = np.diff(np.concatenate(([0], profiles.samples[a], [0])).astype(np.int64))
+    loops = [
+        seq[: next((i for i in range(1, len(seq)) if a_ppz[seq[i]]), len(seq))] for seq in tmpl
+    ]
+    for seq in [[a] for a in range(len(ATOMICS))] + list(tmpl) + loops:
+        cur = np.concatenate([profiles.samples[a] for a in seq])
+        d = np.diff(np.concatenate(([0], cur, [0])).astype(np.int64))
         k = np.flatnonzero(d)
         cps.append((k, d[k]))
     a_cp_len = np.array([len(k) for k, _ in cps], np.int64)
@@ -133,7 +140,7 @@ def build_tables(
     arrays = (
         tmpl_off, tmpl_len, tmpl_atom, tmpl_cum, a_dur, a_peak, a_sa_off, a_sa_len, a_ppz,
         sa_dur, sa_rt, a_cp_off, a_cp_len, cp_k, cp_d,
-        env_off, env_len, env_cum, env_lv,
+        env_off, env_len, env_cum, env_lv, np.array([len(lp) for lp in loops], np.int64),
     )  # fmt: skip
     return Tables(
         arrays=arrays,
