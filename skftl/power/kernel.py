@@ -633,13 +633,16 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
             break
         g[G_EVENTS] += 1
         if kind == 0:
-            c = op_chip[nxt]
-            nxt += 1
-            if ch[c, C_STATE] == READY:
-                _dispatch(c, t, ch, op_type, op_arr, chip_q, chan_free, xfer)
-                _run_without_decisions(
-                    c, ch, g, prm, lg, op_issue, op_start, wait_ns, wait_cnt, tb, to
-                )
+            # every arrival at this time, in index order (they all precede the chip events at
+            # the same time, and an arrival only touches its chip)
+            while nxt < n_ops and op_arr[nxt] == t:
+                c = op_chip[nxt]
+                nxt += 1
+                if ch[c, C_STATE] == READY:
+                    _dispatch(c, t, ch, op_type, op_arr, chip_q, chan_free, xfer)
+                    _run_without_decisions(
+                        c, ch, g, prm, lg, op_issue, op_start, wait_ns, wait_cnt, tb, to
+                    )
         elif kind == 1:
             c = idx
             st = ch[c, C_STATE]
