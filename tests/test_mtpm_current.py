@@ -48,10 +48,10 @@ def test_account_current_equals_the_dense_sum(case):
     n = len(starts)
     log_off = np.zeros(n + 1, np.int64)
     log_off[1:] = np.cumsum([len(s) for s in starts])
-    lg = np.zeros((2, int(log_off[-1])), np.int64)
+    lg = np.zeros((int(log_off[-1]), 2), np.int64)
     for c, chip in enumerate(starts):
         for i, (ts, a) in enumerate(chip):
-            lg[:, log_off[c] + i] = ts, a
+            lg[log_off[c] + i] = ts, a
     log_end = log_off[1:].copy()
     end = max((ts + len(profiles.samples[a]) * SAMPLE_NS for s in starts for ts, a in s), default=0)
     dense = np.zeros(end // SAMPLE_NS + 2, np.int64)

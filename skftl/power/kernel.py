@@ -132,8 +132,8 @@ def _log_start(c, a, ts, ch, lg):
     """Chip ``c`` starts atomic operation ``a`` at ``ts``: append it to the chip's log (the
     current is accounted afterwards from the logs, see ``account_current``)."""
     i = ch[c, C_LOG]
-    lg[0, i] = ts
-    lg[1, i] = a
+    lg[i, 0] = ts
+    lg[i, 1] = a
     ch[c, C_LOG] = i + 1
 
 
@@ -291,7 +291,7 @@ def _chain(c, ch, g, prm, lg, wait_cnt, tb, to):
                     pid = -1
         if pid >= 0:
             i0 = ch[c, C_LOG] - (step - step0) - 1
-            lg[1, i0] = pid
+            lg[i0, 1] = pid
             ch[c, C_LOG] = i0 + 1
     ch[c, C_STEP] = step
     ch[c, C_ATOM] = a
@@ -573,7 +573,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     indices grouped by chip (CSR offsets ``chip_q_off``), each group in arrival order.
     Fills ``op_issue`` (transfer to the chip done), ``op_start`` (first atomic operation
     starts), ``op_done`` (ns, -1 if never), ``wait_*`` per atomic id, the atomic starts
-    (``lg[0]`` time, ``lg[1]`` atomic id; chip ``c`` writes ``log_off[c]`` up to
+    (``lg[:, 0]`` time, ``lg[:, 1]`` atomic id; chip ``c`` writes ``log_off[c]`` up to
     ``log_end[c]``) and ``stats`` (``STAT_NAMES``; the current's by ``account_current``)."""
     n = prm[R_N]
     m = prm[R_M]
@@ -745,11 +745,11 @@ def _next_atomic(i, i_end, lg, tb, to):
     """From log entry ``i`` on, the first atomic operation whose current changes at all:
     (its entry, first sample, first and end change point); first sample INF if none."""
     while i < i_end:
-        a = lg[1, i]
+        a = lg[i, 1]
         n_cp = tb[to[A_CP_LEN] + a]
         if n_cp > 0:
             j = tb[to[A_CP_OFF] + a]
-            return i, _ceil_div(lg[0, i], S_NS), j, j + n_cp
+            return i, _ceil_div(lg[i, 0], S_NS), j, j + n_cp
         i += 1
     return i, INF, 0, 0
 

@@ -266,7 +266,7 @@ def simulate(
     n_atomic = tables.arrays[K.TMPL_LEN][op_type]
     log_off = np.zeros(n + 1, np.int64)
     log_off[1:] = np.cumsum(np.bincount(ops.chip, weights=n_atomic, minlength=n)).astype(np.int64)
-    lg = np.zeros((2, int(log_off[-1])), np.int64)
+    lg = np.zeros((int(log_off[-1]), 2), np.int64)
     log_end = np.zeros(n, np.int64)
     tb, to = tables.packed()
     K.simulate(
