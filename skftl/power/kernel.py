@@ -25,9 +25,9 @@ Semantics (the pure-Python reference in tests/ implements the same, naively):
   under the budget together with all operations already scheduled; CTRL is a central token
   pool in the controller (sub-atomic tokens), each grant and return costing a message on the
   chip's channel (multi-channel arrangement 3 of Sec. IV-F2).
-* Current: each atomic operation's 40 ns profile, as runs, is added to a difference array
-  over a sliding window of 40 ns samples; samples are summed once they can no longer
-  change. A violation is a sample above the budget.
+* Current: no scheme reads it, so ``simulate`` only logs each chip's atomic starts (a chain
+  that needs no decisions, see ``_chain``, as one entry) and ``account_current`` sums the
+  40 ns samples over chips afterwards. A violation is a sample above the budget.
 
 Chip states follow Figs. 4, 5 and 9: READY (nothing to do), XFER (operation on the channel),
 WAIT (waiting state: needs key / tokens / lock / start time), OPER (operating). The operable
@@ -573,8 +573,9 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     indices grouped by chip (CSR offsets ``chip_q_off``), each group in arrival order.
     Fills ``op_issue`` (transfer to the chip done), ``op_start`` (first atomic operation
     starts), ``op_done`` (ns, -1 if never), ``wait_*`` per atomic id, the atomic starts
-    (``lg[:, 0]`` time, ``lg[:, 1]`` atomic id; chip ``c`` writes ``log_off[c]`` up to
-    ``log_end[c]``) and ``stats`` (``STAT_NAMES``; the current's by ``account_current``)."""
+    (``lg[:, 0]`` time, ``lg[:, 1]`` change-point id: atomic, operation or loop; chip ``c``
+    writes ``log_off[c]`` up to ``log_end[c]``) and ``stats`` (``STAT_NAMES``; those of the
+    current are filled by ``account_current``)."""
     n = prm[R_N]
     m = prm[R_M]
     sch = prm[R_SCHEME]
