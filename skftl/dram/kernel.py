@@ -33,10 +33,12 @@ new secondary set appended at its end. Writes to the tables are not timed (poste
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import numba
 
 from skftl.dram.layout import (
-    LP_DYNAMIC,
     LP_K,
     LP_WPB,
     bt_address,
@@ -260,130 +262,145 @@ def _change_found(
     return status
 
 
-# No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
-# helpers, and numba's refcount pruning leaves an atomic incref/decref pair per call
-# that cost ~5x in throughput. The kernel allocates nothing (``order`` is scratch).
-@numba.njit(cache=True, _nrt=False)
-def run_ops_kernel(
-    ops, keys, homes, args,  # operation stream
-    cfg, lp_arr, tp_arr, recency_row,  # config, layout, timing vectors, Fig. 7 recency row
-    ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
-    bt_next, bt_prev, bt_flags, free_pages, ts,  # table state
-    banks, acts, sc, cases,  # DRAM state
-    rec, ct,  # recorded (bank, row) stream (may have 0 columns), counters
-    out_lat, out_nacc, out_status, order,  # outputs; scratch of >= k entries
-):  # fmt: skip
-    lp, tp = layout_tuple(lp_arr), params_tuple(tp_arr)
-    assoc = cfg[C_ASSOC]
-    early = cfg[C_EARLY_EXIT] != 0
-    k, wpb = lp[LP_K], lp[LP_WPB]
-    dynamic = lp[LP_DYNAMIC] != 0
-    dst = load_state(sc)
-    tally = (0, 0)
-    # hot counters live in locals (see timing.load_state) and are stored at the end
-    n_reads, cycles, sets_probed, bt_reads, hits = (
-        ct[CT_READS],
-        ct[CT_CYCLES],
-        ct[CT_SETS_PROBED],
-        ct[CT_BT_READS],
-        ct[CT_HITS],
-    )
-    for i in range(ops.shape[0]):
-        if i + PREFETCH_AHEAD < ops.shape[0]:
-            # Start loading the home set of a later operation now: its DRAM misses then
-            # overlap the work on the operations before it, where inside its own probe
-            # each would stall (a set record is two cache lines with 8 ways, see
-            # lpmt.set_record_dtype; the other prefetches hit the same lines then).
-            h = homes[i + PREFETCH_AHEAD]
-            prefetch2(ent_key, h, 0)
-            prefetch2(ent_key, h, assoc - 1)
-            prefetch2(ent_pa, h, 0)
-            prefetch2(ent_flags, h, 0)
-            prefetch(set_next, h)
-            prefetch(set_count, h)
-        key, op, arg = keys[i], ops[i], args[i]
-        lat = 0
-        nacc = 0
-        # ---- lookup: the home set, then its secondary chain
-        fg, fw, eg, ew = -1, -1, -1, -1
-        last = homes[i]
-        g = homes[i]
-        while g >= 0:
-            sets_probed += 1
-            base, row = set_address(g, lp)
-            if dynamic:
-                chunk_order(base, lp, banks, recency_row, order)
-            for jj in range(k):
-                j = order[jj] if dynamic else jj
-                bank = chunk_bank(base, j, lp)
-                m = wpb  # the chunk's ways are consecutive reads of one row
-                for u in range(wpb):
-                    w = j * wpb + u
-                    if ent_key[g, w] == key and (ent_flags[g, w] & F_VALID) != 0:
-                        fg, fw = g, w
-                        if early:
-                            m = u + 1
-                        break
-                dlat, dst, tally = read_run(bank, row, m, tp, banks, acts, cases, dst, tally)
-                _record(bank, row, m, n_reads, rec)
-                n_reads += m
-                lat += dlat
-                nacc += m
-                if fg >= 0 and early:
-                    break
-            if fg >= 0:
-                break
-            if eg < 0:
+@functools.cache
+def ops_kernel(model: int, dynamic: bool) -> Callable[..., None]:
+    """The kernel compiled for one timing model (timing.MODELS) and bank order (fixed
+    or Fig. 7 dynamic): both are constants in its hot loop, so the code of the other
+    model and order drops out (fewer branches, fewer live values to spill)."""
+
+    # No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
+    # helpers, and numba's refcount pruning leaves an atomic incref/decref pair per
+    # call that cost ~5x in throughput. The kernel allocates nothing (``order`` is
+    # scratch).
+    @numba.njit(cache=True, _nrt=False)
+    def run_ops_kernel(
+        ops, keys, homes, args,  # operation stream
+        cfg, lp_arr, tp_arr, recency_row,  # config, layout, timing vectors, Fig. 7 recency row
+        ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+        bt_next, bt_prev, bt_flags, free_pages, ts,  # table state
+        banks, acts, sc, cases,  # DRAM state
+        rec, ct,  # recorded (bank, row) stream (may have 0 columns), counters
+        out_lat, out_nacc, out_status, order,  # outputs; scratch of >= k entries
+    ):  # fmt: skip
+        lp, tp = layout_tuple(lp_arr), params_tuple(tp_arr, model)
+        assoc = cfg[C_ASSOC]
+        early = cfg[C_EARLY_EXIT] != 0
+        k, wpb = lp[LP_K], lp[LP_WPB]
+        dst = load_state(sc)
+        tally = (0, 0)
+        # hot counters live in locals (see timing.load_state) and are stored at the end
+        n_reads, cycles, sets_probed, bt_reads, hits = (
+            ct[CT_READS],
+            ct[CT_CYCLES],
+            ct[CT_SETS_PROBED],
+            ct[CT_BT_READS],
+            ct[CT_HITS],
+        )
+        for i in range(ops.shape[0]):
+            if i + PREFETCH_AHEAD < ops.shape[0]:
+                # Start loading the home set of a later operation now: its DRAM misses then
+                # overlap the work on the operations before it, where inside its own probe
+                # each would stall (a set record is two cache lines with 8 ways, see
+                # lpmt.set_record_dtype; the other prefetches hit the same lines then).
+                h = homes[i + PREFETCH_AHEAD]
+                prefetch2(ent_key, h, 0)
+                prefetch2(ent_key, h, assoc - 1)
+                prefetch2(ent_pa, h, 0)
+                prefetch2(ent_flags, h, 0)
+                prefetch(set_next, h)
+                prefetch(set_count, h)
+            key, op, arg = keys[i], ops[i], args[i]
+            lat = 0
+            nacc = 0
+            # ---- lookup: the home set, then its secondary chain
+            fg, fw, eg, ew = -1, -1, -1, -1
+            last = homes[i]
+            g = homes[i]
+            while g >= 0:
+                sets_probed += 1
+                base, row = set_address(g, lp)
+                # the matching way, searched in way order: valid keys are unique in a chain,
+                # so the chunks' read order cannot change which way matches
+                hw = -1
                 for w in range(assoc):
-                    if ent_flags[g, w] & F_VALID == 0:
-                        eg, ew = g, w
+                    if ent_key[g, w] == key and (ent_flags[g, w] & F_VALID) != 0:
+                        hw = w
                         break
-            last = g
-            g = set_next[g]
-        npages = 0
-        if fg >= 0:
-            hits += 1
-            if ent_flags[fg, fw] & F_SINGLE == 0:
-                p = ent_pa[fg, fw]
-                while True:
-                    bank, row = bt_address(p, lp)
-                    dlat, dst, tally = read_run(bank, row, 1, tp, banks, acts, cases, dst, tally)
-                    _record(bank, row, 1, n_reads, rec)
-                    n_reads += 1
+                if dynamic:
+                    chunk_order(base, lp, banks, recency_row, order)
+                for jj in range(k):
+                    j = order[jj] if dynamic else jj
+                    bank = chunk_bank(base, j, lp)
+                    m = wpb  # the chunk's ways are consecutive reads of one row
+                    lo = j * wpb
+                    stop = early and lo <= hw < lo + wpb
+                    if stop:
+                        m = hw - lo + 1
+                    dlat, dst, tally = read_run(bank, row, m, tp, banks, acts, cases, dst, tally)
+                    _record(bank, row, m, n_reads, rec)
+                    n_reads += m
                     lat += dlat
-                    nacc += 1
-                    bt_reads += 1
-                    npages += 1
-                    if bt_flags[p] & BT_LAST:
+                    nacc += m
+                    if stop:
                         break
-                    p = bt_next[p]
-            else:
-                npages = 1
-        status = ST_HIT if fg >= 0 else ST_MISS
-        # ---- modification (untimed; a read hit changes nothing)
-        if fg < 0:
-            if op == OP_WRITE or (op == OP_READ and cfg[C_INSERT_ON_MISS] != 0):
-                status = _insert(
-                    key, arg, eg, ew, last,
+                if hw >= 0:
+                    fg, fw = g, hw
+                    break
+                if eg < 0:
+                    for w in range(assoc):
+                        if ent_flags[g, w] & F_VALID == 0:
+                            eg, ew = g, w
+                            break
+                last = g
+                g = set_next[g]
+            npages = 0
+            if fg >= 0:
+                hits += 1
+                if ent_flags[fg, fw] & F_SINGLE == 0:
+                    p = ent_pa[fg, fw]
+                    while True:
+                        bank, row = bt_address(p, lp)
+                        dlat, dst, tally = read_run(
+                            bank, row, 1, tp, banks, acts, cases, dst, tally
+                        )
+                        _record(bank, row, 1, n_reads, rec)
+                        n_reads += 1
+                        lat += dlat
+                        nacc += 1
+                        bt_reads += 1
+                        npages += 1
+                        if bt_flags[p] & BT_LAST:
+                            break
+                        p = bt_next[p]
+                else:
+                    npages = 1
+            status = ST_HIT if fg >= 0 else ST_MISS
+            # ---- modification (untimed; a read hit changes nothing)
+            if fg < 0:
+                if op == OP_WRITE or (op == OP_READ and cfg[C_INSERT_ON_MISS] != 0):
+                    status = _insert(
+                        key, arg, eg, ew, last,
+                        cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+                        bt_next, bt_prev, bt_flags, free_pages, ts, ct,
+                    )  # fmt: skip
+            elif op != OP_READ:
+                status = _change_found(
+                    op, arg, status, fg, fw, npages,
                     cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
                     bt_next, bt_prev, bt_flags, free_pages, ts, ct,
                 )  # fmt: skip
-        elif op != OP_READ:
-            status = _change_found(
-                op, arg, status, fg, fw, npages,
-                cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
-                bt_next, bt_prev, bt_flags, free_pages, ts, ct,
-            )  # fmt: skip
-        cycles += lat
-        out_lat[i] = lat
-        out_nacc[i] = nacc
-        out_status[i] = status
-    store_state(sc, dst)
-    flush_tally(tp, cases, tally)
-    ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (
-        n_reads,
-        cycles,
-        sets_probed,
-        bt_reads,
-        hits,
-    )
+            cycles += lat
+            out_lat[i] = lat
+            out_nacc[i] = nacc
+            out_status[i] = status
+        store_state(sc, dst)
+        flush_tally(tp, cases, tally)
+        ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (
+            n_reads,
+            cycles,
+            sets_probed,
+            bt_reads,
+            hits,
+        )
+
+    return run_ops_kernel

@@ -19,7 +19,7 @@ import numpy as np
 from skftl.dram import kernel as K
 from skftl.dram.hashes import hash_keys
 from skftl.dram.layout import Layout
-from skftl.dram.timing import DramState, DramTiming, recency_row
+from skftl.dram.timing import TP_MODEL, DramState, DramTiming, recency_row
 from skftl.errors import ConfigError
 
 
@@ -147,6 +147,7 @@ class Lpmt:
         self._tp = self.timing.params()
         self._lp = self.layout.params()
         self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch
+        self._kernel = K.ops_kernel(int(self._tp[TP_MODEL]), self.layout.dynamic)
 
     # ------------------------------------------------------------------ operations
     def homes(self, keys: np.ndarray) -> np.ndarray:
@@ -174,7 +175,7 @@ class Lpmt:
             raise ConfigError("read/write operations need a page count >= 1")
         n = len(ops)
         out = OpResult(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int8))
-        K.run_ops_kernel(
+        self._kernel(
             ops, keys, homes, args,
             self.cfg, self._lp, self._tp, recency_row(self.timing),
             self.ent_key, self.ent_pa, self.ent_flags, self.set_next, self.set_prev,

@@ -178,10 +178,12 @@ S_LAST_ACT, S_LAST_ACT_GROUP, S_ACT_POS, S_NEXT_REF, S_REFRESHES = range(5, 10)
 
 
 @numba.njit(cache=True, inline="always")
-def params_tuple(a):
+def params_tuple(a, model):
     """The timing vector as a tuple: kernels read parameters from registers, not from an
-    array that every store to the state arrays might alias."""
-    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+    array that every store to the state arrays might alias. ``model`` replaces
+    ``a[TP_MODEL]``: a kernel compiled for one model passes a constant, so the other
+    model's code drops out of its hot loop."""
+    return (model, a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
             a[13], a[14], a[15], a[16], a[17])  # fmt: skip
 
 
@@ -382,7 +384,7 @@ def flush_tally(tp, cases, tally):
 
 @numba.njit(cache=True, _nrt=False)  # no refcounting: see kernel.run_ops_kernel
 def time_stream_kernel(bank_seq, row_seq, tp_arr, banks, acts, sc, cases, out):
-    tp = params_tuple(tp_arr)
+    tp = params_tuple(tp_arr, tp_arr[TP_MODEL])
     s = load_state(sc)
     for i in range(bank_seq.shape[0]):
         out[i], cls, s = read_core(bank_seq[i], row_seq[i], tp, banks, acts, s)
