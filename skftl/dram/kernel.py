@@ -48,7 +48,14 @@ from skftl.dram.layout import (
     set_address,
 )
 from skftl.dram.prefetch import prefetch, prefetch2
-from skftl.dram.timing import flush_tally, load_state, params_tuple, read_run, store_state
+from skftl.dram.timing import (
+    B_LAST_IDX,
+    flush_tally,
+    load_state,
+    params_tuple,
+    read_run,
+    store_state,
+)
 
 OP_READ, OP_WRITE, OP_DELETE, OP_DELETE_PAGE = 0, 1, 2, 3
 OP_NAMES = {"read": OP_READ, "write": OP_WRITE, "delete": OP_DELETE, "delete_page": OP_DELETE_PAGE}
@@ -288,6 +295,13 @@ def ops_kernel(model: int, dynamic: bool) -> Callable[..., None]:
         k, wpb = lp[LP_K], lp[LP_WPB]
         dst = load_state(sc)
         tally = (0, 0)
+        # Fig. 7 order: after a set's chunks are read in that order, their banks' stamps
+        # rise in it, so the next set with the same chunk banks (same ``base``) has the
+        # same order unless another read touched them: ``sorted_base`` is the base whose
+        # order ``order`` still holds (-1: none). Not with reorder_on_act, where a row
+        # hit leaves its bank's stamp.
+        keep_order = recency_row == B_LAST_IDX
+        sorted_base = -1
         # hot counters live in locals (see timing.load_state) and are stored at the end
         n_reads, cycles, sets_probed, bt_reads, hits = (
             ct[CT_READS],
@@ -326,8 +340,9 @@ def ops_kernel(model: int, dynamic: bool) -> Callable[..., None]:
                     if ent_key[g, w] == key and (ent_flags[g, w] & F_VALID) != 0:
                         hw = w
                         break
-                if dynamic:
+                if dynamic and base != sorted_base:
                     chunk_order(base, lp, banks, recency_row, order)
+                    sorted_base = base if keep_order else -1
                 for jj in range(k):
                     j = order[jj] if dynamic else jj
                     bank = chunk_bank(base, j, lp)
@@ -342,6 +357,7 @@ def ops_kernel(model: int, dynamic: bool) -> Callable[..., None]:
                     lat += dlat
                     nacc += m
                     if stop:
+                        sorted_base = -1  # the chunks after it were not read
                         break
                 if hw >= 0:
                     fg, fw = g, hw
@@ -369,6 +385,7 @@ def ops_kernel(model: int, dynamic: bool) -> Callable[..., None]:
                         nacc += 1
                         bt_reads += 1
                         npages += 1
+                        sorted_base = -1
                         if bt_flags[p] & BT_LAST:
                             break
                         p = bt_next[p]
