@@ -18,20 +18,22 @@ PLACEMENTS = ["single", "fixed", "dynamic", "set_per_bank"]
 
 
 @st.composite
-def scenarios(draw):
-    assoc = draw(st.sampled_from([1, 2, 4]))
+def scenarios(draw, paper_shape=False):
+    """Small random tables and operation streams. ``paper_shape``: the paper's 8 ways
+    over 4 banks, which run in their own compiled kernel (kernel.PAPER_SHAPES)."""
     cfg = LpmtConfig(
         n_sets=draw(st.integers(1, 4)),
-        assoc=assoc,
+        assoc=8 if paper_shape else draw(st.sampled_from([1, 2, 4])),
         n_secondary=draw(st.integers(0, 4)),
         n_blocks=draw(st.integers(1, 4)),
         pages_per_block=draw(st.integers(1, 4)),
         hash=draw(st.sampled_from(["division", "folding", "xxhash"])),
         placement=draw(st.sampled_from(PLACEMENTS)),
-        n_banks=draw(st.integers(1, 4)),
+        n_banks=4 if paper_shape else draw(st.integers(1, 4)),
         early_exit=draw(st.booleans()),
         insert_on_read=draw(st.booleans()),
-        row_bytes=draw(st.sampled_from([32, 64])),  # 4 or 8 entries per row: row changes
+        # 4 or 8 entries per row (8 or 16 with 8 ways in a bank): row changes
+        row_bytes=draw(st.sampled_from([64, 128] if paper_shape else [32, 64])),
     )
     timing = DramTiming(
         model=draw(st.sampled_from(["paper", "ddr4"])),
@@ -52,7 +54,19 @@ def scenarios(draw):
 @settings(max_examples=150, deadline=None)
 @given(scenarios())
 def test_kernel_matches_reference(sc):
-    cfg, timing, ops, keys, args = sc
+    check_against_reference(*sc)
+
+
+@settings(max_examples=60, deadline=None)
+@given(scenarios(paper_shape=True))
+def test_paper_shape_kernels_match_reference(sc):
+    cfg, timing, *_ = sc
+    t = Lpmt(cfg, timing)
+    assert (cfg.assoc, t.layout.banks_per_set, t.layout.ways_per_bank) in K.PAPER_SHAPES
+    check_against_reference(*sc)
+
+
+def check_against_reference(cfg, timing, ops, keys, args):
     t = Lpmt(cfg, timing, record=10_000)
     homes = t.homes(keys)
     out = t.run(ops, keys, args)

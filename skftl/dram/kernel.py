@@ -39,6 +39,7 @@ from collections.abc import Callable
 import numba
 
 from skftl.dram.layout import (
+    LP_DYNAMIC,
     LP_K,
     LP_WPB,
     bt_address,
@@ -50,6 +51,7 @@ from skftl.dram.layout import (
 from skftl.dram.prefetch import prefetch, prefetch2
 from skftl.dram.timing import (
     B_LAST_IDX,
+    TP_MODEL,
     flush_tally,
     load_state,
     params_tuple,
@@ -269,11 +271,28 @@ def _change_found(
     return status
 
 
+# (assoc, chunks per set, ways per chunk) of the paper's table: 8 ways in one bank, or
+# 4 banks x 2 ways (fixed and dynamic placement); see kernel_for
+PAPER_SHAPES = ((8, 1, 8), (8, 4, 2))
+
+
+def kernel_for(model: int, assoc: int, k: int, wpb: int) -> Callable[..., None]:
+    """The compiled kernel for a table: one specialised on the timing model and the
+    shape for the paper's shapes (PAPER_SHAPES), else the generic one. Each variant
+    costs ~10 s of compilation (cached on disk), hence not one per shape."""
+    if (assoc, k, wpb) in PAPER_SHAPES:
+        return ops_kernel((model, assoc, k, wpb))
+    return ops_kernel(None)
+
+
 @functools.cache
-def ops_kernel(model: int, dynamic: bool) -> Callable[..., None]:
-    """The kernel compiled for one timing model (timing.MODELS) and bank order (fixed
-    or Fig. 7 dynamic): both are constants in its hot loop, so the code of the other
-    model and order drops out (fewer branches, fewer live values to spill)."""
+def ops_kernel(spec: tuple[int, int, int, int] | None) -> Callable[..., None]:
+    """The kernel with ``spec`` = (timing model, assoc, chunks per set k, ways per
+    chunk) as constants, or None for one that reads them from the timing, config and
+    layout vectors. As constants, the other model's code drops out of the hot loop
+    and the loops over a set's ways and chunks unroll: fewer branches, fewer live
+    values to spill."""
+    const_model, const_assoc, const_k, const_wpb = spec or (-1, 0, 0, 0)
 
     # No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
     # helpers, and numba's refcount pruning leaves an atomic incref/decref pair per
@@ -289,10 +308,15 @@ def ops_kernel(model: int, dynamic: bool) -> Callable[..., None]:
         rec, ct,  # recorded (bank, row) stream (may have 0 columns), counters
         out_lat, out_nacc, out_status, order,  # outputs; scratch of >= k entries
     ):  # fmt: skip
-        lp, tp = layout_tuple(lp_arr), params_tuple(tp_arr, model)
-        assoc = cfg[C_ASSOC]
+        lp = layout_tuple(lp_arr)
+        if const_assoc:
+            tp = params_tuple(tp_arr, const_model)
+            assoc, k, wpb = const_assoc, const_k, const_wpb
+        else:
+            tp = params_tuple(tp_arr, tp_arr[TP_MODEL])
+            assoc, k, wpb = cfg[C_ASSOC], lp[LP_K], lp[LP_WPB]
         early = cfg[C_EARLY_EXIT] != 0
-        k, wpb = lp[LP_K], lp[LP_WPB]
+        dynamic = lp[LP_DYNAMIC] != 0
         dst = load_state(sc)
         tally = (0, 0)
         # Fig. 7 order: after a set's chunks are read in that order, their banks' stamps

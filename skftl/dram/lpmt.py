@@ -147,7 +147,10 @@ class Lpmt:
         self._tp = self.timing.params()
         self._lp = self.layout.params()
         self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch
-        self._kernel = K.ops_kernel(int(self._tp[TP_MODEL]), self.layout.dynamic)
+        lay = self.layout
+        self._kernel = K.kernel_for(
+            int(self._tp[TP_MODEL]), A, lay.banks_per_set, lay.ways_per_bank
+        )
 
     # ------------------------------------------------------------------ operations
     def homes(self, keys: np.ndarray) -> np.ndarray:
