@@ -342,11 +342,12 @@ def ops_kernel(spec: tuple[int, int, int, int] | None) -> Callable[..., None]:
                 # lpmt.set_record_dtype; the other prefetches hit the same lines then).
                 h = homes[i + PREFETCH_AHEAD]
                 prefetch2(ent_key, h, 0)
-                prefetch2(ent_key, h, assoc - 1)
                 prefetch2(ent_pa, h, 0)
-                prefetch2(ent_flags, h, 0)
-                prefetch(set_next, h)
-                prefetch(set_count, h)
+                if not const_assoc:  # the paper's 8 ways: the two lines above are all
+                    prefetch2(ent_key, h, assoc - 1)
+                    prefetch2(ent_flags, h, 0)
+                    prefetch(set_next, h)
+                    prefetch(set_count, h)
             key, op, arg = keys[i], ops[i], args[i]
             lat = 0
             nacc = 0

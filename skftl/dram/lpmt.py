@@ -96,10 +96,12 @@ def set_record_dtype(assoc: int) -> np.dtype:
 
 
 def _aligned_sets(n: int, assoc: int) -> np.ndarray:
-    """``n`` empty set records starting on a 64-byte boundary (numpy aligns to 16)."""
+    """``n`` empty set records starting on a 128-byte boundary (numpy aligns to 16): a
+    two-line record is then one aligned 128-byte pair, the unit in which the L2
+    prefetcher fetches the neighbour of a missed line."""
     dt = set_record_dtype(assoc)
-    raw = np.zeros(n * dt.itemsize + 64, dtype=np.uint8)
-    start = -raw.ctypes.data % 64
+    raw = np.zeros(n * dt.itemsize + 128, dtype=np.uint8)
+    start = -raw.ctypes.data % 128
     sets = raw[start : start + n * dt.itemsize].view(dt)
     for name in ("key", "pa", "next", "prev"):
         sets[name] = -1
