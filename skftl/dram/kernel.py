@@ -51,7 +51,9 @@ from skftl.dram.layout import (
 from skftl.dram.prefetch import prefetch, prefetch2
 from skftl.dram.timing import (
     B_LAST_IDX,
+    S_COUNT,
     TP_MODEL,
+    conflicts,
     flush_tally,
     load_state,
     params_tuple,
@@ -318,7 +320,11 @@ def ops_kernel(spec: tuple[int, int, int, int] | None) -> Callable[..., None]:
         early = cfg[C_EARLY_EXIT] != 0
         dynamic = lp[LP_DYNAMIC] != 0
         dst = load_state(sc)
-        tally = (0, 0)
+        tally = 0
+        # reads so far (stream position) and bank conflicts before this call: the
+        # counts of reads per operation and the row hits follow from them, so the hot
+        # loop carries fewer running sums (see flush_tally)
+        count0, reads0, conflicts0 = dst[S_COUNT], ct[CT_READS], conflicts(tp, cases)
         # Fig. 7 order: after a set's chunks are read in that order, their banks' stamps
         # rise in it, so the next set with the same chunk banks (same ``base``) has the
         # same order unless another read touched them: ``sorted_base`` is the base whose
@@ -327,8 +333,7 @@ def ops_kernel(spec: tuple[int, int, int, int] | None) -> Callable[..., None]:
         keep_order = recency_row == B_LAST_IDX
         sorted_base = -1
         # hot counters live in locals (see timing.load_state) and are stored at the end
-        n_reads, cycles, sets_probed, bt_reads, hits = (
-            ct[CT_READS],
+        cycles, sets_probed, bt_reads, hits = (
             ct[CT_CYCLES],
             ct[CT_SETS_PROBED],
             ct[CT_BT_READS],
@@ -350,7 +355,7 @@ def ops_kernel(spec: tuple[int, int, int, int] | None) -> Callable[..., None]:
                     prefetch(set_count, h)
             key, op, arg = keys[i], ops[i], args[i]
             lat = 0
-            nacc = 0
+            count_op = dst[S_COUNT]
             # ---- lookup: the home set, then its secondary chain
             fg, fw, eg, ew = -1, -1, -1, -1
             last = homes[i]
@@ -376,11 +381,9 @@ def ops_kernel(spec: tuple[int, int, int, int] | None) -> Callable[..., None]:
                     stop = early and lo <= hw < lo + wpb
                     if stop:
                         m = hw - lo + 1
+                    _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
                     dlat, dst, tally = read_run(bank, row, m, tp, banks, acts, cases, dst, tally)
-                    _record(bank, row, m, n_reads, rec)
-                    n_reads += m
                     lat += dlat
-                    nacc += m
                     if stop:
                         sorted_base = -1  # the chunks after it were not read
                         break
@@ -401,13 +404,11 @@ def ops_kernel(spec: tuple[int, int, int, int] | None) -> Callable[..., None]:
                     p = ent_pa[fg, fw]
                     while True:
                         bank, row = bt_address(p, lp)
+                        _record(bank, row, 1, reads0 + dst[S_COUNT] - count0, rec)
                         dlat, dst, tally = read_run(
                             bank, row, 1, tp, banks, acts, cases, dst, tally
                         )
-                        _record(bank, row, 1, n_reads, rec)
-                        n_reads += 1
                         lat += dlat
-                        nacc += 1
                         bt_reads += 1
                         npages += 1
                         sorted_base = -1
@@ -433,12 +434,13 @@ def ops_kernel(spec: tuple[int, int, int, int] | None) -> Callable[..., None]:
                 )  # fmt: skip
             cycles += lat
             out_lat[i] = lat
-            out_nacc[i] = nacc
+            out_nacc[i] = dst[S_COUNT] - count_op
             out_status[i] = status
         store_state(sc, dst)
-        flush_tally(tp, cases, tally)
+        n_reads = dst[S_COUNT] - count0
+        flush_tally(tp, cases, tally, n_reads, conflicts0)
         ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (
-            n_reads,
+            reads0 + n_reads,
             cycles,
             sets_probed,
             bt_reads,
