@@ -37,6 +37,7 @@ import functools
 from collections.abc import Callable
 
 import numba
+import numpy as np
 
 from skftl.dram.layout import (
     LP_DYNAMIC,
@@ -51,8 +52,11 @@ from skftl.dram.layout import (
 from skftl.dram.prefetch import prefetch, prefetch2
 from skftl.dram.timing import (
     B_LAST_IDX,
+    MODELS,
     S_COUNT,
+    TP_LEN,
     TP_MODEL,
+    DramTiming,
     conflicts,
     flush_tally,
     load_state,
@@ -278,23 +282,36 @@ def _change_found(
 PAPER_SHAPES = ((8, 1, 8), (8, 4, 2))
 
 
-def kernel_for(model: int, assoc: int, k: int, wpb: int) -> Callable[..., None]:
-    """The compiled kernel for a table: one specialised on the timing model and the
-    shape for the paper's shapes (PAPER_SHAPES), else the generic one. Each variant
-    costs ~10 s of compilation (cached on disk), hence not one per shape."""
-    if (assoc, k, wpb) in PAPER_SHAPES:
-        return ops_kernel((model, assoc, k, wpb))
+def kernel_for(tp: np.ndarray, assoc: int, k: int, wpb: int) -> Callable[..., None]:
+    """The compiled kernel for a table with timing vector ``tp`` (DramTiming.params):
+    for the paper's shapes (PAPER_SHAPES), one with the shape and the timing model as
+    constants and, for the strict model with the datasheet's timing (the defaults),
+    every timing parameter too (~25 % more lookups/s: the scheduler's chains of
+    ``max`` no longer wait for parameters spilled to the stack); else the generic
+    kernel. Each variant costs ~10 s of compilation (cached on disk), hence not one
+    per shape or timing."""
+    if (assoc, k, wpb) not in PAPER_SHAPES:
+        return ops_kernel(None)
+    model = int(tp[TP_MODEL])
+    if model == MODELS["paper"]:
+        return ops_kernel((model, None, assoc, k, wpb))
+    if np.array_equal(tp, DramTiming(model="ddr4").params()):
+        return ops_kernel((model, tuple(int(v) for v in tp), assoc, k, wpb))
     return ops_kernel(None)
 
 
 @functools.cache
-def ops_kernel(spec: tuple[int, int, int, int] | None) -> Callable[..., None]:
-    """The kernel with ``spec`` = (timing model, assoc, chunks per set k, ways per
-    chunk) as constants, or None for one that reads them from the timing, config and
-    layout vectors. As constants, the other model's code drops out of the hot loop
-    and the loops over a set's ways and chunks unroll: fewer branches, fewer live
-    values to spill."""
-    const_model, const_assoc, const_k, const_wpb = spec or (-1, 0, 0, 0)
+def ops_kernel(
+    spec: tuple[int, tuple[int, ...] | None, int, int, int] | None,
+) -> Callable[..., None]:
+    """The kernel with ``spec`` = (timing model, timing vector or None, assoc, chunks
+    per set k, ways per chunk) as constants, or None for one that reads them from the
+    timing, config and layout vectors. As constants, the other model's code drops out
+    of the hot loop and the loops over a set's ways and chunks unroll: fewer branches,
+    fewer live values to spill."""
+    const_model, const_tp, const_assoc, const_k, const_wpb = spec or (-1, None, 0, 0, 0)
+    const_timing = const_tp is not None
+    const_tp = const_tp or (0,) * TP_LEN
 
     # No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
     # helpers, and numba's refcount pruning leaves an atomic incref/decref pair per
@@ -312,7 +329,7 @@ def ops_kernel(spec: tuple[int, int, int, int] | None) -> Callable[..., None]:
     ):  # fmt: skip
         lp = layout_tuple(lp_arr)
         if const_assoc:
-            tp = params_tuple(tp_arr, const_model)
+            tp = const_tp if const_timing else params_tuple(tp_arr, const_model)
             assoc, k, wpb = const_assoc, const_k, const_wpb
         else:
             tp = params_tuple(tp_arr, tp_arr[TP_MODEL])

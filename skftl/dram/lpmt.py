@@ -19,7 +19,7 @@ import numpy as np
 from skftl.dram import kernel as K
 from skftl.dram.hashes import hash_keys
 from skftl.dram.layout import Layout
-from skftl.dram.timing import TP_MODEL, DramState, DramTiming, recency_row
+from skftl.dram.timing import DramState, DramTiming, recency_row
 from skftl.errors import ConfigError
 
 
@@ -150,9 +150,7 @@ class Lpmt:
         self._lp = self.layout.params()
         self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch
         lay = self.layout
-        self._kernel = K.kernel_for(
-            int(self._tp[TP_MODEL]), A, lay.banks_per_set, lay.ways_per_bank
-        )
+        self._kernel = K.kernel_for(self._tp, A, lay.banks_per_set, lay.ways_per_bank)
 
     # ------------------------------------------------------------------ operations
     def homes(self, keys: np.ndarray) -> np.ndarray:
