@@ -25,6 +25,7 @@ VM (best of 3, CPU time), M ops/s for single / fixed / dynamic placement:
     after (2nd session)         11.9 / 13.5 / 12.7  13.8 / 9.6 / 9.3    1.8
     after, run again            10.1 / 13.4 / 10.6  11.9 / 9.0 / 7.4    2.4
     after, run again            15.9 / 12.7 / 13.2  12.7 / 8.6 / 8.8    2.4
+    after, run again            15.9 / 13.6 / 12.9  14.7 / 10.1 / 9.2   1.7
     ==========================  ==================  ==================  ============
 
 (On this shared VM, with another engineer's benchmarks running, the same build varies
