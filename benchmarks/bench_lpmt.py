@@ -18,55 +18,92 @@ VM (best of 3, CPU time), M ops/s for single / fixed / dynamic placement:
     version                     paper model         strict DDR4         load average
     ==========================  ==================  ==================  ============
     before (commit 409e282)     4.95 / 3.12 / 2.89  2.50 / 2.07 / 1.97  2.9
-    after                       13.4 / 10.2 / 7.9   12.1 / 7.2 / 5.8    4.8
-    after, run again            12.5 / 7.9 / 7.2    9.8 / 6.6 / 6.0     4.9
+    after (first session)       13.4 / 10.2 / 7.9   12.1 / 7.2 / 5.8    4.8
+    first session, run again    12.5 / 7.9 / 7.2    9.8 / 6.6 / 6.0     4.9
+    main 204d1db, 2nd session   14.2 / 10.4 / 8.7   12.6 / 7.5 / 6.6    1.0
+    main 204d1db, again         13.0 / 10.0 / 8.5   12.5 / 7.7 / 6.9    1.9
+    after (2nd session)         11.9 / 13.5 / 12.7  13.8 / 9.6 / 9.3    1.8
+    after, run again            10.1 / 13.4 / 10.6  11.9 / 9.0 / 7.4    2.4
+    after, run again            15.9 / 12.7 / 13.2  12.7 / 8.6 / 8.8    2.4
+    after, run again            15.9 / 13.6 / 12.9  14.7 / 10.1 / 9.2   1.7
     ==========================  ==================  ==================  ============
 
-(On this shared VM the same build varies by up to ~20 % between runs.)
+(On this shared VM, with another engineer's benchmarks running, the same build varies
+by up to ~25 % between runs, single placement (run first) by more: 10-16 M/s within
+the hour.)
 
-What made the difference: (1) numba's reference counting: the hot loop passes arrays
-to inlined helpers and the refcount pruning left atomic incref/decref pairs in it
-(``_nrt=False`` on the kernels, ~2x); (2) paper-model reads of a run and strict-DDR4
-row hits after the first read of a run in closed form; (3) one 64-byte-aligned
-record per set (keys in one cache line; PA, flags, links, count in the next), so a
-lookup misses two lines, not four or five (numpy aligns arrays to 16 bytes only, so
-every 8-way key set straddled two lines); (4) software prefetch (``llvm.prefetch``,
-skftl.dram.prefetch) of the home set 8 operations ahead, so misses overlap the work
-on earlier operations; the previous "touch the next 256 sets" loads stalled the core
-until they arrived; (5) a one-pass folding hash (the numpy version made a temporary
-per key part); (6) updates and deletes out of line, so the lookup loop spills fewer
-registers.
+What made the difference, first session: (1) numba's reference counting: the hot
+loop passes arrays to inlined helpers and the refcount pruning left atomic
+incref/decref pairs in it (``_nrt=False`` on the kernels, ~2x); (2) paper-model reads
+of a run and strict-DDR4 row hits after the first read of a run in closed form; (3)
+one aligned record per set (keys in one cache line; PA, flags, links, count
+in the next), so a lookup misses two lines, not four or five (numpy aligns arrays to
+16 bytes only, so every 8-way key set straddled two lines); (4) software prefetch
+(``llvm.prefetch``, skftl.dram.prefetch) of the home set 8 operations ahead, so
+misses overlap the work on earlier operations; the previous "touch the next 256
+sets" loads stalled the core until they arrived; (5) a one-pass folding hash (the
+numpy version made a temporary per key part); (6) updates and deletes out of line,
+so the lookup loop spills fewer registers.
 
-What still limits it: the target is met for single-bank placement under the paper
-model, about met (10-12 M/s) for single-bank placement under strict DDR4, and
-missed for fixed (7-10 M/s) and dynamic (6-8 M/s) placement. Lookups per second, same
-workload, on a 2**10-set table that stays in cache versus the full table:
+Second session (each measured against the step before; the figures in brackets are
+lookups/s gains, cache-resident = 5,000 files in 2**10 sets, else the full table):
+
+(7) one search for the matching way per set (keys are unique in a chain), then the
+chunks' timed runs, instead of a way search inside every chunk (paper fixed/dynamic
++15-25 %, full table); (8) the Fig. 7 order is reused while no read can have changed
+it (a set's chunks read in that order leave their banks' stamps rising in it), so
+only a probe after a block-table read, an early exit or another chunk-bank set sorts
+(dynamic +15 %); (9) kernel variants (kernel.kernel_for): the paper's shapes (8 ways
+in 1 bank, or 4 banks x 2 ways) compile with the timing model and the shape as
+constants, so the other model's code leaves the hot loop and the chunk loop unrolls
+(+5-10 %); for the strict model with the datasheet timing the whole timing vector
+is constant too (strict +20-25 %: the scheduler's chains of ``max`` no longer wait
+for parameters spilled to the stack; no gain for the paper rule); (10) paper-shape
+kernels prefetch only the set record's two lines, and records are 128-byte aligned
+(one L2 line pair) (+3-8 %, full table); (11) reads per operation, total reads and
+the row-hit class derived from the stream position at the end instead of running
+sums in the hot loop (paper +3-7 %, inserts +5-14 %; strict -0-5 %, kept for the
+paper model, where the target is). Bank group and tFAW slot by mask instead of a
+64-bit divide: no measurable change (kept: exact and no dearer).
+
+Cost: five compiled kernel variants (one generic, four paper-shape) instead of one,
+~10 s of compilation each on a cold numba cache (numba's IR inlining dominates).
+
+What still limits it: lookups per second, current build, cache-resident vs the full
+table (full: the last run above):
 
     ============================  ===============  ===============
     model / placement             cache-resident   full table
     ============================  ===============  ===============
-    paper single / dynamic        23 / 9.2         13.4 / 7.5
-    strict DDR4 single / dynamic  17.6 / 7.5       11.8 / 5.5
+    paper single / dynamic        19.3 / 16.0      15.5 / 12.7
+    strict DDR4 single / dynamic  19.0 / 10.6      12.5 / 8.5
     ============================  ===============  ===============
 
-* memory: the set records (32 MB) and block tables (17 MB) exceed this VM's 32 MB L3,
-  which other jobs share; prefetching hides most, not all, of it (single placement
-  loses ~40 %); the block-table entries of multi-page files are still dependent
-  misses;
-* compute, fixed/dynamic placement: a set is 4 chunks in 4 banks, so a probe is 4
-  timed bank accesses plus, for dynamic, the Fig. 7 reordering; ~9 M lookups/s even
-  cache-resident;
-* compute, strict DDR4: the first read of every chunk is scheduled command by command
-  (PRE/ACT/READ against tRAS, tRC, tRRD, tFAW, refresh): ~7.5 M lookups/s for dynamic
-  placement even cache-resident.
+* memory, ~25 ns per lookup: the set records (32 MB) and block tables (17 MB) exceed
+  this VM's 32 MB L3, which other jobs share; the home set is prefetched, the
+  block-table entries of multi-page files and the secondary sets are dependent loads
+  (prefetching the first secondary set 4 operations ahead gave no measurable gain;
+  at the paper's load most secondary sets stay in cache);
+* dynamic vs fixed placement, ~5 ns per lookup: the bank of each chunk comes from the
+  Fig. 7 order at run time; forcing the fixed order in the dynamic kernel (wrong
+  results, as an experiment) gave +12 % cache-resident; holding the order in one
+  register (4-bit fields) instead of the ``order`` array gave nothing;
+* strict DDR4, ~35 ns per lookup more than the paper rule: each chunk's first read
+  is scheduled against tRTP, tRAS, tRC, tRRD, tFAW, tCCD and refresh through a chain
+  of ``max`` over state that lives partly on the stack (the loop has far more live
+  values than registers); without the Table V classification the strict kernel is
+  ~12 % faster, without tFAW and refresh checks ~5 % (experiments only).
 
 Tried without a measurable gain (so not kept): splitting the kernel into a table
 pass that queues each operation's (bank, row, reads) runs and a separate timing pass
 (the Fig. 7 order then comes from a shadow of the banks' recency); a branch-free
-search for the matching way; prefetching the first block-table entry of multi-page
-hits; a branch-free paper-model read and Fig. 7 sort. In isolation the timing rules
-cost ~10 ns (paper) and ~45 ns (strict) per 4-chunk probe; the rest is the probe
-loop's bookkeeping (the machine code spills heavily) and data-dependent branches.
+search for the matching way (tried again in the second session: -8 %
+cache-resident); prefetching the first block-table entry of multi-page hits; a
+branch-free paper-model read and Fig. 7 sort; the strict model's refresh loop out
+of line (a straight common path); ``_insert`` out of line (neither speed nor compile
+time changed). Table-driven timing of a 4-chunk probe was not built: with (7)-(9) the
+paper rule's own cost is a few instructions per chunk, and the remaining dynamic
+cost is the run-time chunk-to-bank map, which a table would not remove.
 """
 
 from __future__ import annotations

@@ -11,27 +11,29 @@ from hypothesis import strategies as st
 from skftl.dram import DramTiming, Lpmt, LpmtConfig, case_labels, time_stream
 from skftl.dram import kernel as K
 from skftl.dram.hashes import hash_keys
-from skftl.dram.timing import TP_RC
+from skftl.dram.timing import SC_REFRESHES, TP_RC
 from tests.lpmt_reference import RefLpmt
 
 PLACEMENTS = ["single", "fixed", "dynamic", "set_per_bank"]
 
 
 @st.composite
-def scenarios(draw):
-    assoc = draw(st.sampled_from([1, 2, 4]))
+def scenarios(draw, paper_shape=False):
+    """Small random tables and operation streams. ``paper_shape``: the paper's 8 ways
+    over 4 banks, which run in their own compiled kernel (kernel.PAPER_SHAPES)."""
     cfg = LpmtConfig(
         n_sets=draw(st.integers(1, 4)),
-        assoc=assoc,
+        assoc=8 if paper_shape else draw(st.sampled_from([1, 2, 4])),
         n_secondary=draw(st.integers(0, 4)),
         n_blocks=draw(st.integers(1, 4)),
         pages_per_block=draw(st.integers(1, 4)),
         hash=draw(st.sampled_from(["division", "folding", "xxhash"])),
         placement=draw(st.sampled_from(PLACEMENTS)),
-        n_banks=draw(st.integers(1, 4)),
+        n_banks=4 if paper_shape else draw(st.integers(1, 4)),
         early_exit=draw(st.booleans()),
         insert_on_read=draw(st.booleans()),
-        row_bytes=draw(st.sampled_from([32, 64])),  # 4 or 8 entries per row: row changes
+        # 4 or 8 entries per row (8 or 16 with 8 ways in a bank): row changes
+        row_bytes=draw(st.sampled_from([64, 128] if paper_shape else [32, 64])),
     )
     timing = DramTiming(
         model=draw(st.sampled_from(["paper", "ddr4"])),
@@ -40,6 +42,8 @@ def scenarios(draw):
         trfc_ns=30.0,
         reorder_on_act=draw(st.booleans()),
     )
+    if paper_shape and timing.model == "ddr4":
+        timing = DramTiming(model="ddr4")  # the datasheet's: its kernel has them as constants
     n = draw(st.integers(1, 60))
     ops = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
     keys = draw(st.lists(st.integers(0, 12), min_size=n, max_size=n))
@@ -52,7 +56,34 @@ def scenarios(draw):
 @settings(max_examples=150, deadline=None)
 @given(scenarios())
 def test_kernel_matches_reference(sc):
-    cfg, timing, ops, keys, args = sc
+    check_against_reference(*sc)
+
+
+@settings(max_examples=60, deadline=None)
+@given(scenarios(paper_shape=True))
+def test_paper_shape_kernels_match_reference(sc):
+    cfg, timing, *_ = sc
+    assert Lpmt(cfg, timing)._kernel is not K.ops_kernel(None)  # a specialised kernel
+    check_against_reference(*sc)
+
+
+@pytest.mark.parametrize("placement", ["single", "dynamic"])
+def test_strict_constant_timing_kernel_across_refreshes(placement):
+    """The kernel with the datasheet's timing as constants, over enough operations for
+    several refreshes (every 5,200 cycles), which the short random streams above
+    rarely reach."""
+    rng = np.random.default_rng(3)
+    n = 600  # ~7,000 reads: the recorded stream (10,000 reads) holds them all
+    ops = rng.choice(4, n, p=[0.5, 0.3, 0.1, 0.1])
+    args = np.where(ops == K.OP_DELETE_PAGE, rng.integers(0, 3, n), rng.integers(1, 4, n))
+    cfg = LpmtConfig(n_sets=8, n_secondary=8, n_blocks=8, pages_per_block=16,
+                     placement=placement, hash="folding")  # fmt: skip
+    t = check_against_reference(cfg, DramTiming(model="ddr4"), ops, rng.integers(0, 150, n), args)
+    assert t._kernel is not K.ops_kernel(None)
+    assert t.dram.sc[SC_REFRESHES] >= 3
+
+
+def check_against_reference(cfg, timing, ops, keys, args):
     t = Lpmt(cfg, timing, record=10_000)
     homes = t.homes(keys)
     out = t.run(ops, keys, args)
@@ -85,6 +116,7 @@ def test_kernel_matches_reference(sc):
     assert s["counters"][K.CT_FAIL_SETS] == ref.counters["fail_sets"]
     assert s["counters"][K.CT_CYCLES] == sum(w[0] for w in want)
     t.check_invariants()
+    return t
 
 
 @settings(max_examples=60, deadline=None)

@@ -33,7 +33,11 @@ new secondary set appended at its end. Writes to the tables are not timed (poste
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import numba
+import numpy as np
 
 from skftl.dram.layout import (
     LP_DYNAMIC,
@@ -46,7 +50,20 @@ from skftl.dram.layout import (
     set_address,
 )
 from skftl.dram.prefetch import prefetch, prefetch2
-from skftl.dram.timing import flush_tally, load_state, params_tuple, read_run, store_state
+from skftl.dram.timing import (
+    B_LAST_IDX,
+    MODELS,
+    S_COUNT,
+    TP_LEN,
+    TP_MODEL,
+    DramTiming,
+    conflicts,
+    flush_tally,
+    load_state,
+    params_tuple,
+    read_run,
+    store_state,
+)
 
 OP_READ, OP_WRITE, OP_DELETE, OP_DELETE_PAGE = 0, 1, 2, 3
 OP_NAMES = {"read": OP_READ, "write": OP_WRITE, "delete": OP_DELETE, "delete_page": OP_DELETE_PAGE}
@@ -260,130 +277,191 @@ def _change_found(
     return status
 
 
-# No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
-# helpers, and numba's refcount pruning leaves an atomic incref/decref pair per call
-# that cost ~5x in throughput. The kernel allocates nothing (``order`` is scratch).
-@numba.njit(cache=True, _nrt=False)
-def run_ops_kernel(
-    ops, keys, homes, args,  # operation stream
-    cfg, lp_arr, tp_arr, recency_row,  # config, layout, timing vectors, Fig. 7 recency row
-    ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
-    bt_next, bt_prev, bt_flags, free_pages, ts,  # table state
-    banks, acts, sc, cases,  # DRAM state
-    rec, ct,  # recorded (bank, row) stream (may have 0 columns), counters
-    out_lat, out_nacc, out_status, order,  # outputs; scratch of >= k entries
-):  # fmt: skip
-    lp, tp = layout_tuple(lp_arr), params_tuple(tp_arr)
-    assoc = cfg[C_ASSOC]
-    early = cfg[C_EARLY_EXIT] != 0
-    k, wpb = lp[LP_K], lp[LP_WPB]
-    dynamic = lp[LP_DYNAMIC] != 0
-    dst = load_state(sc)
-    tally = (0, 0)
-    # hot counters live in locals (see timing.load_state) and are stored at the end
-    n_reads, cycles, sets_probed, bt_reads, hits = (
-        ct[CT_READS],
-        ct[CT_CYCLES],
-        ct[CT_SETS_PROBED],
-        ct[CT_BT_READS],
-        ct[CT_HITS],
-    )
-    for i in range(ops.shape[0]):
-        if i + PREFETCH_AHEAD < ops.shape[0]:
-            # Start loading the home set of a later operation now: its DRAM misses then
-            # overlap the work on the operations before it, where inside its own probe
-            # each would stall (a set record is two cache lines with 8 ways, see
-            # lpmt.set_record_dtype; the other prefetches hit the same lines then).
-            h = homes[i + PREFETCH_AHEAD]
-            prefetch2(ent_key, h, 0)
-            prefetch2(ent_key, h, assoc - 1)
-            prefetch2(ent_pa, h, 0)
-            prefetch2(ent_flags, h, 0)
-            prefetch(set_next, h)
-            prefetch(set_count, h)
-        key, op, arg = keys[i], ops[i], args[i]
-        lat = 0
-        nacc = 0
-        # ---- lookup: the home set, then its secondary chain
-        fg, fw, eg, ew = -1, -1, -1, -1
-        last = homes[i]
-        g = homes[i]
-        while g >= 0:
-            sets_probed += 1
-            base, row = set_address(g, lp)
-            if dynamic:
-                chunk_order(base, lp, banks, recency_row, order)
-            for jj in range(k):
-                j = order[jj] if dynamic else jj
-                bank = chunk_bank(base, j, lp)
-                m = wpb  # the chunk's ways are consecutive reads of one row
-                for u in range(wpb):
-                    w = j * wpb + u
-                    if ent_key[g, w] == key and (ent_flags[g, w] & F_VALID) != 0:
-                        fg, fw = g, w
-                        if early:
-                            m = u + 1
-                        break
-                dlat, dst, tally = read_run(bank, row, m, tp, banks, acts, cases, dst, tally)
-                _record(bank, row, m, n_reads, rec)
-                n_reads += m
-                lat += dlat
-                nacc += m
-                if fg >= 0 and early:
-                    break
-            if fg >= 0:
-                break
-            if eg < 0:
+# (assoc, chunks per set, ways per chunk) of the paper's table: 8 ways in one bank, or
+# 4 banks x 2 ways (fixed and dynamic placement); see kernel_for
+PAPER_SHAPES = ((8, 1, 8), (8, 4, 2))
+
+
+def kernel_for(tp: np.ndarray, assoc: int, k: int, wpb: int) -> Callable[..., None]:
+    """The compiled kernel for a table with timing vector ``tp`` (DramTiming.params):
+    for the paper's shapes (PAPER_SHAPES), one with the shape and the timing model as
+    constants and, for the strict model with the datasheet's timing (the defaults),
+    every timing parameter too (~25 % more lookups/s: the scheduler's chains of
+    ``max`` no longer wait for parameters spilled to the stack); else the generic
+    kernel. Each variant costs ~10 s of compilation (cached on disk), hence not one
+    per shape or timing."""
+    if (assoc, k, wpb) not in PAPER_SHAPES:
+        return ops_kernel(None)
+    model = int(tp[TP_MODEL])
+    if model == MODELS["paper"]:
+        return ops_kernel((model, None, assoc, k, wpb))
+    if np.array_equal(tp, DramTiming(model="ddr4").params()):
+        return ops_kernel((model, tuple(int(v) for v in tp), assoc, k, wpb))
+    return ops_kernel(None)
+
+
+@functools.cache
+def ops_kernel(
+    spec: tuple[int, tuple[int, ...] | None, int, int, int] | None,
+) -> Callable[..., None]:
+    """The kernel with ``spec`` = (timing model, timing vector or None, assoc, chunks
+    per set k, ways per chunk) as constants, or None for one that reads them from the
+    timing, config and layout vectors. As constants, the other model's code drops out
+    of the hot loop and the loops over a set's ways and chunks unroll: fewer branches,
+    fewer live values to spill."""
+    const_model, const_tp, const_assoc, const_k, const_wpb = spec or (-1, None, 0, 0, 0)
+    const_timing = const_tp is not None
+    const_tp = const_tp or (0,) * TP_LEN
+
+    # No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
+    # helpers, and numba's refcount pruning leaves an atomic incref/decref pair per
+    # call that cost ~5x in throughput. The kernel allocates nothing (``order`` is
+    # scratch).
+    @numba.njit(cache=True, _nrt=False)
+    def run_ops_kernel(
+        ops, keys, homes, args,  # operation stream
+        cfg, lp_arr, tp_arr, recency_row,  # config, layout, timing vectors, Fig. 7 recency row
+        ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+        bt_next, bt_prev, bt_flags, free_pages, ts,  # table state
+        banks, acts, sc, cases,  # DRAM state
+        rec, ct,  # recorded (bank, row) stream (may have 0 columns), counters
+        out_lat, out_nacc, out_status, order,  # outputs; scratch of >= k entries
+    ):  # fmt: skip
+        lp = layout_tuple(lp_arr)
+        if const_assoc:
+            tp = const_tp if const_timing else params_tuple(tp_arr, const_model)
+            assoc, k, wpb = const_assoc, const_k, const_wpb
+        else:
+            tp = params_tuple(tp_arr, tp_arr[TP_MODEL])
+            assoc, k, wpb = cfg[C_ASSOC], lp[LP_K], lp[LP_WPB]
+        early = cfg[C_EARLY_EXIT] != 0
+        dynamic = lp[LP_DYNAMIC] != 0
+        dst = load_state(sc)
+        tally = 0
+        # reads so far (stream position) and bank conflicts before this call: the
+        # counts of reads per operation and the row hits follow from them, so the hot
+        # loop carries fewer running sums (see flush_tally)
+        count0, reads0, conflicts0 = dst[S_COUNT], ct[CT_READS], conflicts(tp, cases)
+        # Fig. 7 order: after a set's chunks are read in that order, their banks' stamps
+        # rise in it, so the next set with the same chunk banks (same ``base``) has the
+        # same order unless another read touched them: ``sorted_base`` is the base whose
+        # order ``order`` still holds (-1: none). Not with reorder_on_act, where a row
+        # hit leaves its bank's stamp.
+        keep_order = recency_row == B_LAST_IDX
+        sorted_base = -1
+        # hot counters live in locals (see timing.load_state) and are stored at the end
+        cycles, sets_probed, bt_reads, hits = (
+            ct[CT_CYCLES],
+            ct[CT_SETS_PROBED],
+            ct[CT_BT_READS],
+            ct[CT_HITS],
+        )
+        for i in range(ops.shape[0]):
+            if i + PREFETCH_AHEAD < ops.shape[0]:
+                # Start loading the home set of a later operation now: its DRAM misses then
+                # overlap the work on the operations before it, where inside its own probe
+                # each would stall (a set record is two cache lines with 8 ways, see
+                # lpmt.set_record_dtype; the other prefetches hit the same lines then).
+                h = homes[i + PREFETCH_AHEAD]
+                prefetch2(ent_key, h, 0)
+                prefetch2(ent_pa, h, 0)
+                if not const_assoc:  # the paper's 8 ways: the two lines above are all
+                    prefetch2(ent_key, h, assoc - 1)
+                    prefetch2(ent_flags, h, 0)
+                    prefetch(set_next, h)
+                    prefetch(set_count, h)
+            key, op, arg = keys[i], ops[i], args[i]
+            lat = 0
+            count_op = dst[S_COUNT]
+            # ---- lookup: the home set, then its secondary chain
+            fg, fw, eg, ew = -1, -1, -1, -1
+            last = homes[i]
+            g = homes[i]
+            while g >= 0:
+                sets_probed += 1
+                base, row = set_address(g, lp)
+                # the matching way, searched in way order: valid keys are unique in a chain,
+                # so the chunks' read order cannot change which way matches
+                hw = -1
                 for w in range(assoc):
-                    if ent_flags[g, w] & F_VALID == 0:
-                        eg, ew = g, w
+                    if ent_key[g, w] == key and (ent_flags[g, w] & F_VALID) != 0:
+                        hw = w
                         break
-            last = g
-            g = set_next[g]
-        npages = 0
-        if fg >= 0:
-            hits += 1
-            if ent_flags[fg, fw] & F_SINGLE == 0:
-                p = ent_pa[fg, fw]
-                while True:
-                    bank, row = bt_address(p, lp)
-                    dlat, dst, tally = read_run(bank, row, 1, tp, banks, acts, cases, dst, tally)
-                    _record(bank, row, 1, n_reads, rec)
-                    n_reads += 1
+                if dynamic and base != sorted_base:
+                    chunk_order(base, lp, banks, recency_row, order)
+                    sorted_base = base if keep_order else -1
+                for jj in range(k):
+                    j = order[jj] if dynamic else jj
+                    bank = chunk_bank(base, j, lp)
+                    m = wpb  # the chunk's ways are consecutive reads of one row
+                    lo = j * wpb
+                    stop = early and lo <= hw < lo + wpb
+                    if stop:
+                        m = hw - lo + 1
+                    _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
+                    dlat, dst, tally = read_run(bank, row, m, tp, banks, acts, cases, dst, tally)
                     lat += dlat
-                    nacc += 1
-                    bt_reads += 1
-                    npages += 1
-                    if bt_flags[p] & BT_LAST:
+                    if stop:
+                        sorted_base = -1  # the chunks after it were not read
                         break
-                    p = bt_next[p]
-            else:
-                npages = 1
-        status = ST_HIT if fg >= 0 else ST_MISS
-        # ---- modification (untimed; a read hit changes nothing)
-        if fg < 0:
-            if op == OP_WRITE or (op == OP_READ and cfg[C_INSERT_ON_MISS] != 0):
-                status = _insert(
-                    key, arg, eg, ew, last,
+                if hw >= 0:
+                    fg, fw = g, hw
+                    break
+                if eg < 0:
+                    for w in range(assoc):
+                        if ent_flags[g, w] & F_VALID == 0:
+                            eg, ew = g, w
+                            break
+                last = g
+                g = set_next[g]
+            npages = 0
+            if fg >= 0:
+                hits += 1
+                if ent_flags[fg, fw] & F_SINGLE == 0:
+                    p = ent_pa[fg, fw]
+                    while True:
+                        bank, row = bt_address(p, lp)
+                        _record(bank, row, 1, reads0 + dst[S_COUNT] - count0, rec)
+                        dlat, dst, tally = read_run(
+                            bank, row, 1, tp, banks, acts, cases, dst, tally
+                        )
+                        lat += dlat
+                        bt_reads += 1
+                        npages += 1
+                        sorted_base = -1
+                        if bt_flags[p] & BT_LAST:
+                            break
+                        p = bt_next[p]
+                else:
+                    npages = 1
+            status = ST_HIT if fg >= 0 else ST_MISS
+            # ---- modification (untimed; a read hit changes nothing)
+            if fg < 0:
+                if op == OP_WRITE or (op == OP_READ and cfg[C_INSERT_ON_MISS] != 0):
+                    status = _insert(
+                        key, arg, eg, ew, last,
+                        cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
+                        bt_next, bt_prev, bt_flags, free_pages, ts, ct,
+                    )  # fmt: skip
+            elif op != OP_READ:
+                status = _change_found(
+                    op, arg, status, fg, fw, npages,
                     cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
                     bt_next, bt_prev, bt_flags, free_pages, ts, ct,
                 )  # fmt: skip
-        elif op != OP_READ:
-            status = _change_found(
-                op, arg, status, fg, fw, npages,
-                cfg, ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
-                bt_next, bt_prev, bt_flags, free_pages, ts, ct,
-            )  # fmt: skip
-        cycles += lat
-        out_lat[i] = lat
-        out_nacc[i] = nacc
-        out_status[i] = status
-    store_state(sc, dst)
-    flush_tally(tp, cases, tally)
-    ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (
-        n_reads,
-        cycles,
-        sets_probed,
-        bt_reads,
-        hits,
-    )
+            cycles += lat
+            out_lat[i] = lat
+            out_nacc[i] = dst[S_COUNT] - count_op
+            out_status[i] = status
+        store_state(sc, dst)
+        n_reads = dst[S_COUNT] - count0
+        flush_tally(tp, cases, tally, n_reads, conflicts0)
+        ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (
+            reads0 + n_reads,
+            cycles,
+            sets_probed,
+            bt_reads,
+            hits,
+        )
+
+    return run_ops_kernel

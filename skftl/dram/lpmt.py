@@ -96,10 +96,12 @@ def set_record_dtype(assoc: int) -> np.dtype:
 
 
 def _aligned_sets(n: int, assoc: int) -> np.ndarray:
-    """``n`` empty set records starting on a 64-byte boundary (numpy aligns to 16)."""
+    """``n`` empty set records starting on a 128-byte boundary (numpy aligns to 16): a
+    two-line record is then one aligned 128-byte pair, the unit in which the L2
+    prefetcher fetches the neighbour of a missed line."""
     dt = set_record_dtype(assoc)
-    raw = np.zeros(n * dt.itemsize + 64, dtype=np.uint8)
-    start = -raw.ctypes.data % 64
+    raw = np.zeros(n * dt.itemsize + 128, dtype=np.uint8)
+    start = -raw.ctypes.data % 128
     sets = raw[start : start + n * dt.itemsize].view(dt)
     for name in ("key", "pa", "next", "prev"):
         sets[name] = -1
@@ -147,6 +149,8 @@ class Lpmt:
         self._tp = self.timing.params()
         self._lp = self.layout.params()
         self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch
+        lay = self.layout
+        self._kernel = K.kernel_for(self._tp, A, lay.banks_per_set, lay.ways_per_bank)
 
     # ------------------------------------------------------------------ operations
     def homes(self, keys: np.ndarray) -> np.ndarray:
@@ -174,7 +178,7 @@ class Lpmt:
             raise ConfigError("read/write operations need a page count >= 1")
         n = len(ops)
         out = OpResult(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int8))
-        K.run_ops_kernel(
+        self._kernel(
             ops, keys, homes, args,
             self.cfg, self._lp, self._tp, recency_row(self.timing),
             self.ent_key, self.ent_pa, self.ent_flags, self.set_next, self.set_prev,

@@ -178,10 +178,12 @@ S_LAST_ACT, S_LAST_ACT_GROUP, S_ACT_POS, S_NEXT_REF, S_REFRESHES = range(5, 10)
 
 
 @numba.njit(cache=True, inline="always")
-def params_tuple(a):
+def params_tuple(a, model):
     """The timing vector as a tuple: kernels read parameters from registers, not from an
-    array that every store to the state arrays might alias."""
-    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
+    array that every store to the state arrays might alias. ``model`` replaces
+    ``a[TP_MODEL]``: a kernel compiled for one model passes a constant, so the other
+    model's code drops out of its hot loop."""
+    return (model, a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12],
             a[13], a[14], a[15], a[16], a[17])  # fmt: skip
 
 
@@ -221,7 +223,8 @@ def _strict_read(bank, row, tp, banks, acts, s):
     of its data burst and the new scalar state."""
     count, stamp, prev_end, prev_rd, prev_rd_group, last_act, last_act_group, act_pos, \
         next_ref, refreshes = s  # fmt: skip
-    group = bank % tp[TP_GROUPS]
+    n_groups = tp[TP_GROUPS]  # a mask when a power of two: a divide costs ~20 cycles
+    group = bank & (n_groups - 1) if n_groups & (n_groups - 1) == 0 else bank % n_groups
     if count > 0:
         rd_min = prev_rd + (tp[TP_CCD_L] if group == prev_rd_group else tp[TP_CCD_S])
     else:
@@ -241,7 +244,7 @@ def _strict_read(bank, row, tp, banks, acts, s):
             act = max(act, banks[B_LAST_ACT, bank] + tp[TP_RC])
             rrd = tp[TP_RRD_L] if group == last_act_group else tp[TP_RRD_S]
             act = max(act, last_act + rrd)
-            act = max(act, acts[act_pos % 4] + tp[TP_FAW])  # oldest of the last 4 ACTs
+            act = max(act, acts[act_pos & 3] + tp[TP_FAW])  # oldest of the last 4 ACTs
             rd = max(rd_min, act + tp[TP_RCD])
             first = act
         if tp[TP_REFI] > 0 and first >= next_ref:
@@ -253,7 +256,7 @@ def _strict_read(bank, row, tp, banks, acts, s):
     if not hit:
         banks[B_OPEN, bank] = row
         banks[B_LAST_ACT, bank] = act
-        acts[act_pos % 4] = act
+        acts[act_pos & 3] = act
         act_pos += 1
         last_act = act
         last_act_group = group
@@ -302,13 +305,12 @@ def recency_row(timing: DramTiming) -> int:
 
 @numba.njit(cache=True, inline="always")
 def _tally(cls, window, cases, tally):
-    """Count a read's class: row hits and "no bank repeat" (most reads) in the local
-    tally (see load_state for why), the rare bank conflicts in ``cases``."""
-    if cls == window + 1:
-        return (tally[0] + 1, tally[1])
+    """Count a read's class: "no bank repeat" in the local tally (see load_state for
+    why), the rare bank conflicts in ``cases``; row hits are the rest (flush_tally)."""
     if cls == window:
-        return (tally[0], tally[1] + 1)
-    cases[cls] += 1
+        return tally + 1
+    if cls < window:
+        cases[cls] += 1
     return tally
 
 
@@ -317,15 +319,15 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
     """``m`` reads of (bank, row) under the paper model, the first at stream position
     ``count``: :func:`read_core` for the first read, then ``m - 1`` row hits, written
     out with scalars only (the generic path costs ~10x in this hot loop). Returns
-    (cycles, row hits, no-repeat reads, stamp); bank conflicts go to ``cases``."""
+    (cycles, no-repeat reads, stamp); bank conflicts go to ``cases``."""
     window, dl = tp[TP_WINDOW], tp[TP_DL]
     n = count - banks[B_LAST_IDX, bank]
     if n > window:
         n = 0
     hit = banks[B_OPEN, bank] == row
-    lat, hits, no_repeat = dl, m - 1, 0
+    lat, no_repeat = dl, 0
     if hit:
-        hits += 1
+        pass
     elif n == 0:
         no_repeat = 1
     else:
@@ -337,21 +339,19 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
         banks[B_RECENCY, bank] = stamp
     banks[B_OPEN, bank] = row
     banks[B_LAST_IDX, bank] = count + m - 1
-    return lat + (m - 1) * dl, hits, no_repeat, stamp
+    return lat + (m - 1) * dl, no_repeat, stamp
 
 
 @numba.njit(cache=True, inline="always")
 def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
     """``m`` consecutive reads of the same (bank, row); the reads after the first are
     row hits, added in one step when nothing (a refresh) can intervene (same result as
-    ``m`` calls of read_core). Returns (cycles, state, tally); add the tally to
-    ``cases`` with :func:`flush_tally`."""
+    ``m`` calls of read_core). Returns (cycles, state, tally): ``tally`` counts the
+    no-repeat reads; add it to ``cases`` with :func:`flush_tally`."""
     if tp[TP_MODEL] == 0:
-        lat, hits, no_repeat, stamp = _paper_run(
-            bank, row, m, s[S_COUNT], s[S_STAMP], tp, banks, cases
-        )
+        lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, banks, cases)
         s = (s[0] + m, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
-        return lat, s, (tally[0] + hits, tally[1] + no_repeat)
+        return lat, s, tally + no_repeat
     window = tp[TP_WINDOW]
     lat, cls, s = read_core(bank, row, tp, banks, acts, s)
     tally = _tally(cls, window, cases, tally)
@@ -366,7 +366,7 @@ def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
         banks[B_LAST_IDX, bank] = s[S_COUNT] + more - 1
         step = more * tp[TP_CCD_L]
         s = (s[0] + more, s[1], s[2] + step, last_rd, s[4], s[5], s[6], s[7], s[8], s[9])
-        return lat + step, s, (tally[0] + more, tally[1])
+        return lat + step, s, tally
     for _ in range(more):
         more_lat, cls, s = read_core(bank, row, tp, banks, acts, s)
         tally = _tally(cls, window, cases, tally)
@@ -375,14 +375,25 @@ def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
 
 
 @numba.njit(cache=True, inline="always")
-def flush_tally(tp, cases, tally):
-    cases[tp[TP_WINDOW] + 1] += tally[0]
-    cases[tp[TP_WINDOW]] += tally[1]
+def conflicts(tp, cases):
+    """Reads counted so far in the bank-conflict classes b[t] = b[t-1..window]."""
+    return cases[: tp[TP_WINDOW]].sum()
+
+
+@numba.njit(cache=True, inline="always")
+def flush_tally(tp, cases, tally, reads, conflicts_before):
+    """Add a run of ``reads`` reads to ``cases``: ``tally`` of them had no bank repeat,
+    the bank conflicts are in ``cases`` already (``conflicts_before`` before the run),
+    the others were row hits. Every read has exactly one class, so the row hits need
+    no counter of their own in the hot loop."""
+    window = tp[TP_WINDOW]
+    cases[window] += tally
+    cases[window + 1] += reads - tally - (conflicts(tp, cases) - conflicts_before)
 
 
 @numba.njit(cache=True, _nrt=False)  # no refcounting: see kernel.run_ops_kernel
 def time_stream_kernel(bank_seq, row_seq, tp_arr, banks, acts, sc, cases, out):
-    tp = params_tuple(tp_arr)
+    tp = params_tuple(tp_arr, tp_arr[TP_MODEL])
     s = load_state(sc)
     for i in range(bank_seq.shape[0]):
         out[i], cls, s = read_core(bank_seq[i], row_seq[i], tp, banks, acts, s)
