@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -64,6 +65,11 @@ from skftl.dram.timing import (
     read_run,
     store_state,
 )
+from skftl.numba_cache import drop_stale_cache
+
+# the kernel inlines layout, prefetch and timing
+_HERE = Path(__file__).parent
+drop_stale_cache(__file__, _HERE / "layout.py", _HERE / "prefetch.py", _HERE / "timing.py")
 
 OP_READ, OP_WRITE, OP_DELETE, OP_DELETE_PAGE = 0, 1, 2, 3
 OP_NAMES = {"read": OP_READ, "write": OP_WRITE, "delete": OP_DELETE, "delete_page": OP_DELETE_PAGE}

@@ -12,7 +12,6 @@ all on the chip's timeline, so the write and everything queued behind it wait.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from skftl.nand import policy
@@ -70,34 +69,13 @@ from skftl.nand.core import (
     program,
     push_free,
 )
+from skftl.numba_cache import drop_stale_cache
 
-
-def _drop_stale_cache() -> None:
-    """Numba keys a cached function on its own source file only, but this kernel inlines
-    ``core`` and ``policy``: drop the cached machine code of all three when any of them
-    changed (e.g. a new policy was added), so an edit can never run stale code."""
-    here = Path(__file__).parent
-    # policy modules (policies_*.py) are inlined too
-    files = ["core.py", "policy.py", "kernel.py"] + sorted(
-        p.name for p in here.glob("policies_*.py")
-    )
-    src = b"".join((here / f).read_bytes() for f in files)
-    digest = hashlib.sha256(src).hexdigest()
-    cache = here / "__pycache__"
-    stamp = cache / "nand_kernel_sources.sha256"
-    try:
-        if stamp.read_text() == digest:
-            return
-    except OSError:
-        pass
-    for stale in cache.glob("*.nb[ic]"):
-        if stale.name.split(".")[0] in {f[:-3] for f in files}:
-            stale.unlink(missing_ok=True)
-    cache.mkdir(exist_ok=True)
-    stamp.write_text(digest)
-
-
-_drop_stale_cache()
+# the kernel inlines core, policy and the policies_*.py modules
+_HERE = Path(__file__).parent
+drop_stale_cache(
+    __file__, _HERE / "core.py", _HERE / "policy.py", *sorted(_HERE.glob("policies_*.py"))
+)
 
 
 PREFETCH = 32  # page ops whose mapping state is loaded ahead in one batch

@@ -43,7 +43,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skftl.numba_cache import drop_stale_cache
+from skftl.power import profiles
 from skftl.power.profiles import SAMPLE_NS
+
+drop_stale_cache(__file__, profiles.__file__)  # SAMPLE_NS is compiled in
 
 # the 40 ns sample period is a compile-time constant: divisions by it become multiplications
 S_NS = SAMPLE_NS

@@ -22,7 +22,11 @@ import numba
 import numpy as np
 
 # one popcount for the allocator and the cost model (SWAR, inlined into both kernels)
+from skftl.nand import policies_skftl
 from skftl.nand.policies_skftl import popcount
+from skftl.numba_cache import drop_stale_cache
+
+drop_stale_cache(__file__, policies_skftl.__file__)
 
 # --- parameters prm[Q_*] ---------------------------------------------------------------
 Q_W = 0  # bits per entry (interport distance)

@@ -1,0 +1,30 @@
+from pathlib import Path
+
+from skftl.numba_cache import drop_stale_cache
+
+
+def _cached(cache: Path, stem: str) -> Path:
+    f = cache / f"{stem}.fn-12.py311.nbi"
+    f.write_bytes(b"machine code")
+    return f
+
+
+def test_cached_code_is_dropped_when_a_dependency_changes(tmp_path):
+    kernel, dep, other = (tmp_path / n for n in ("kernel.py", "dep.py", "other.py"))
+    for f in (kernel, dep, other):
+        f.write_text("x = 1\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    drop_stale_cache(kernel, dep)  # first import: no stamp yet
+    mine, theirs = _cached(cache, "kernel"), _cached(cache, "other")
+    drop_stale_cache(kernel, dep)  # nothing changed: the cache stays
+    assert mine.exists()
+    dep.write_text("x = 2\n")
+    dep_code = _cached(cache, "dep")
+    drop_stale_cache(kernel, dep)
+    assert not mine.exists() and not dep_code.exists()
+    assert theirs.exists()  # a module the kernel does not depend on keeps its code
+    mine = _cached(cache, "kernel")
+    drop_stale_cache(kernel, dep)
+    assert mine.exists()
+    assert not list(cache.glob("*.tmp"))
