@@ -243,7 +243,8 @@ def simulate(
     prm = np.zeros(K.N_PARAMS, np.int64)
     prm[K.R_SCHEME] = K.SCHEMES[scheme]
     prm[K.R_N] = n
-    prm[K.R_M] = n // n_rings
+    prm[K.R_M] = m = n // n_rings
+    prm[K.R_MASK] = m - 1 if m & (m - 1) == 0 else -1
     prm[K.R_TT] = tt // n_rings if scheme != "CTRL" else tt
     prm[K.R_PB] = tokens.budget_units
     prm[K.R_HOP] = hop_ns
