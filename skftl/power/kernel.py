@@ -459,7 +459,7 @@ def _ctrl_release(
         _ctrl_grant(h, t, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb, to)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _attempt(c, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns, wait_cnt, op_start,
              tb, to):  # fmt: skip
     """A waiting chip tries to start its next atomic operation under the scheme."""
