@@ -69,9 +69,11 @@ C_STATE, C_OP, C_TYPE, C_STEP, C_SA, C_HT, C_UT, C_KEY = 0, 1, 2, 3, 4, 5, 6, 7
 C_WAITSINCE, C_NEED, C_QPTR, C_QEND, C_DCCS, C_DCCOP, C_ATOM, C_CHAN = 8, 9, 10, 11, 12, 13, 14, 15
 C_LOG = 16  # next free slot of the chip's log of atomic starts
 N_CFIELDS = 17
-# packet fields (packet ``p`` arrives at ``tm[n + p]``, in slot P_SLOT, at chip ``pkt_tgt[p]``)
-P_ALIVE, P_TOK, P_KEY, P_SLOT, P_LAST = 0, 1, 2, 3, 4
-N_PFIELDS = 5
+# packet fields (packet ``p`` arrives at ``tm[n + p]``, in slot P_SLOT, at chip ``pkt_tgt[p]``);
+# P_RING, in the row of a ring's first packet only: bit ``phase`` set while that packet is alive
+P_ALIVE, P_TOK, P_KEY, P_SLOT, P_LAST, P_RING = 0, 1, 2, 3, 4, 5
+N_PFIELDS = 6
+MAX_RING = 64  # chips per ring: P_RING's bits
 # globals (the first five are filled by ``account_current``)
 G_FLUSHED, G_MAXK1, G_CUR, G_PEAK, G_VIOL, G_PPZ, G_POOL, G_EVENTS = 0, 1, 2, 3, 4, 5, 6, 7
 G_CONS_ERR, G_DONE, G_HOPS, G_QHEAD, G_QLEN, G_STARTS, G_MAXPKT = 8, 9, 10, 11, 12, 13, 14
@@ -204,10 +206,11 @@ def _announce(c, t, ch, tm, pk, prm, pkt_tgt):
     base = c - pos
     s_min = _ceil_div(t, hop)
     r0 = _ring_mod(pos - s_min, prm)  # (pos - phi - s_min) mod m for phi = 0, then one less per phi
-    for phi in range(m):
+    alive = pk[base, P_RING]
+    while alive != 0:  # the ring's live packets only (usually 1-3 of 8)
+        phi = _lowest_bit(alive)
+        alive &= alive - 1
         p = base + phi
-        if pk[p, P_ALIVE] == 0:
-            continue
         r = r0 - phi
         if r < 0:
             r += m
@@ -233,6 +236,7 @@ def _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt, g):
         include = pk[p, P_LAST] < s
     else:
         pk[p, P_ALIVE] = 1
+        pk[c - pos, P_RING] |= np.int64(1) << (p - c + pos)
         pk[p, P_TOK] = tok
         pk[p, P_KEY] = key
         pk[p, P_LAST] = s
@@ -694,6 +698,8 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
                 if pk[p, P_KEY] == 1:
                     ch[c, C_KEY] = 1
                 pk[p, P_ALIVE] = 0
+                phi = _ring_mod(p, prm)
+                pk[p - phi, P_RING] &= ~(np.int64(1) << phi)
                 pk[p, P_TOK] = 0
                 pk[p, P_KEY] = 0
                 tm[n + p] = INF

@@ -222,6 +222,10 @@ def simulate(
     n = device.n_chips
     if n_rings < 1 or n % n_rings:
         raise ConfigError(f"n_rings ({n_rings}) must divide n_chips ({n})")
+    if scheme in ("MTPM", "KMTPM_A", "KMTPM_SA", "NOKEY") and n // n_rings > K.MAX_RING:
+        raise ConfigError(
+            f"a token ring of {n // n_rings} chips: at most {K.MAX_RING}; use more rings"
+        )
     tt = tokens.total_tokens
     if tt % n_rings:
         raise ConfigError(f"total tokens {tt} cannot be split evenly over {n_rings} rings")
