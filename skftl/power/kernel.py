@@ -605,17 +605,26 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
     sch = prm[R_SCHEME]
     n_ops = len(op_arr)
     is_ring = sch == MTPM or sch == KMTPM_A or sch == KMTPM_SA or sch == NOKEY
-    n_tm = 2 * n if is_ring else n
+    m = prm[R_M]
     nxt = 0
     while True:
         # the earliest chip or packet event, the first in index order among equals (chips
         # before packets); arrivals go first at equal times
         idx = 0
         te = tm[0]
-        for i in range(1, n_tm):
+        for i in range(1, n):
             x = tm[i]
             idx = i if x < te else idx
             te = x if x < te else te
+        if is_ring:  # the live packets only (a dead one's time is INF)
+            for base in range(0, n, m):
+                alive = pk[base, P_RING]
+                while alive != 0:
+                    i = n + base + _lowest_bit(alive)
+                    alive &= alive - 1
+                    if tm[i] < te:
+                        te = tm[i]
+                        idx = i
         t = op_arr[nxt] if nxt < n_ops else INF
         if t <= te:
             if t == INF:
@@ -737,8 +746,8 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     is_ring = sch == MTPM or sch == KMTPM_A or sch == KMTPM_SA or sch == NOKEY
     ch = np.zeros((n, N_CFIELDS), dtype=np.int64)
     pk = np.zeros((n, N_PFIELDS), dtype=np.int64)
-    # next event time of every chip, then of every packet: one contiguous array, so choosing
-    # the next event is a branch-free scan
+    # next event time of every chip, then of every packet (the event loop scans the chips and
+    # the live packets for the earliest)
     tm = np.full(2 * n, INF, dtype=np.int64)
     pkt_tgt = np.full(n, -1, dtype=np.int64)
     g = np.zeros(N_GLOBALS, dtype=np.int64)
