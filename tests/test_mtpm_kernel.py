@@ -44,7 +44,8 @@ def op_streams(draw, n_chips: int) -> OpStream:
 
 @st.composite
 def cases(draw):
-    n_chips = draw(st.sampled_from([2, 4, 8]))
+    # rings of 3 and 6 chips take the kernel's modulo path, the others its mask path
+    n_chips = draw(st.sampled_from([2, 3, 4, 6, 8]))
     ways = draw(st.sampled_from([w for w in (1, 2, 4, 8) if n_chips % w == 0]))
     dev = Device(
         n_chips=n_chips,

@@ -16,6 +16,7 @@ from skftl.power.profiles import (
     load_profiles,
     sub_atomic_split,
 )
+from skftl.power.sim import OpStream, simulate
 from skftl.power.tokens import TokenModel, latency_overhead_cycles
 from skftl.power.variants import VARIANTS, profile_variant
 from skftl.power.workload import ops_from_requests
@@ -132,3 +133,13 @@ def test_variants_keep_peaks_and_lsb_program_time(name):
     lsb, read = Device().templates()[1], Device().templates()[0]
     assert sum(v.duration_ns(a) for a in lsb) == 770_000
     assert sum(v.duration_ns(a) for a in read) == 52_000
+
+
+def test_token_ring_size_is_bounded():
+    """A ring's live packets are one bit each in an int64: more than 64 chips per ring is a
+    clear ConfigError (more rings are fine), not a silent wrong result."""
+    ops = OpStream(np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1))
+    dev = Device(n_chips=128, ways_per_channel=8)
+    with pytest.raises(ConfigError, match="token ring of 128 chips"):
+        simulate(ops, "KMTPM_SA", PROF, dev, TokenModel(4, 4))
+    assert simulate(ops, "KMTPM_SA", PROF, dev, TokenModel(8, 4), n_rings=2).completed

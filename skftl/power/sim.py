@@ -222,6 +222,10 @@ def simulate(
     n = device.n_chips
     if n_rings < 1 or n % n_rings:
         raise ConfigError(f"n_rings ({n_rings}) must divide n_chips ({n})")
+    if scheme in ("MTPM", "KMTPM_A", "KMTPM_SA", "NOKEY") and n // n_rings > K.MAX_RING:
+        raise ConfigError(
+            f"a token ring of {n // n_rings} chips: at most {K.MAX_RING}; use more rings"
+        )
     tt = tokens.total_tokens
     if tt % n_rings:
         raise ConfigError(f"total tokens {tt} cannot be split evenly over {n_rings} rings")
@@ -243,7 +247,8 @@ def simulate(
     prm = np.zeros(K.N_PARAMS, np.int64)
     prm[K.R_SCHEME] = K.SCHEMES[scheme]
     prm[K.R_N] = n
-    prm[K.R_M] = n // n_rings
+    prm[K.R_M] = m = n // n_rings
+    prm[K.R_MASK] = m - 1 if m & (m - 1) == 0 else -1
     prm[K.R_TT] = tt // n_rings if scheme != "CTRL" else tt
     prm[K.R_PB] = tokens.budget_units
     prm[K.R_HOP] = hop_ns
