@@ -267,35 +267,57 @@ def _strict_read(bank, row, tp, banks, acts, s):
 
 
 @numba.njit(cache=True, inline="always")
-def read_core(bank, row, tp, banks, acts, s):
-    """One read of (bank, row): classify it (Table V class index, see case_labels), time
-    it under the selected model, update the open rows, the look-back window and the
-    bank recency. Returns (cycles, class, new scalar state)."""
+def _classify(bank, row, tp, banks, count):
+    """(row hit, Table V class index, see case_labels) of a read of (bank, row) at stream
+    position ``count``."""
     window = tp[TP_WINDOW]
-    count = s[S_COUNT]
     n = count - banks[B_LAST_IDX, bank]  # reads since this bank's last read
     if n > window:
         n = 0
     hit = banks[B_OPEN, bank] == row
-    cls = window + 1 if hit else (n - 1 if n > 0 else window)
-    if tp[TP_MODEL] == 0:
-        if hit or n == 0:
-            lat = tp[TP_DL]
-        else:
-            # RTP + RP + RCD + CL + DL - (CL[t-n] + sum_{k=1..n} DL[t-k])   (Fig. 6)
-            full = tp[TP_RTP] + tp[TP_RP] + tp[TP_RCD] + tp[TP_CL] + tp[TP_DL]
-            lat = max(tp[TP_DL], full - tp[TP_CL] - n * tp[TP_DL])
-        banks[B_OPEN, bank] = row
-    else:
-        end, s = _strict_read(bank, row, tp, banks, acts, s)
-        lat = end - s[S_PREV_END]
-        s = (s[0], s[1], end, s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    return hit, window + 1 if hit else (n - 1 if n > 0 else window)
+
+
+@numba.njit(cache=True, inline="always")
+def _after_read(bank, hit, tp, banks, s):
+    """Bank recency after the read at stream position ``s[S_COUNT]``; the new state."""
+    count = s[S_COUNT]
     banks[B_LAST_IDX, bank] = count  # also the Fig. 7 recency, unless reorder_on_act
     stamp = s[S_STAMP]
     if tp[TP_REORDER_ON_ACT] != 0 and not hit:
         stamp += 1
         banks[B_RECENCY, bank] = stamp
-    return lat, cls, (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    return (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+
+
+@numba.njit(cache=True, inline="always")
+def _strict_core(bank, row, tp, banks, acts, s):
+    """:func:`read_core` under the strict model only (no paper-model code to inline)."""
+    hit, cls = _classify(bank, row, tp, banks, s[S_COUNT])
+    end, s = _strict_read(bank, row, tp, banks, acts, s)
+    lat = end - s[S_PREV_END]
+    s = (s[0], s[1], end, s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    return lat, cls, _after_read(bank, hit, tp, banks, s)
+
+
+@numba.njit(cache=True, _nrt=False)  # no refcounting: see kernel.run_ops_kernel
+def read_core(bank, row, tp, banks, acts, s):
+    """One read of (bank, row): classify it (Table V class index, see case_labels), time
+    it under the selected model, update the open rows, the look-back window and the
+    bank recency. Returns (cycles, class, new scalar state). The kernels' hot loops use
+    :func:`read_run` instead."""
+    if tp[TP_MODEL] != 0:
+        return _strict_core(bank, row, tp, banks, acts, s)
+    hit, cls = _classify(bank, row, tp, banks, s[S_COUNT])
+    n = cls + 1 if cls < tp[TP_WINDOW] else 0
+    if hit or n == 0:
+        lat = tp[TP_DL]
+    else:
+        # RTP + RP + RCD + CL + DL - (CL[t-n] + sum_{k=1..n} DL[t-k])   (Fig. 6)
+        full = tp[TP_RTP] + tp[TP_RP] + tp[TP_RCD] + tp[TP_CL] + tp[TP_DL]
+        lat = max(tp[TP_DL], full - tp[TP_CL] - n * tp[TP_DL])
+    banks[B_OPEN, bank] = row
+    return lat, cls, _after_read(bank, hit, tp, banks, s)
 
 
 def recency_row(timing: DramTiming) -> int:
@@ -352,26 +374,25 @@ def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
         lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, banks, cases)
         s = (s[0] + m, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
         return lat, s, tally + no_repeat
-    window = tp[TP_WINDOW]
-    lat, cls, s = read_core(bank, row, tp, banks, acts, s)
-    tally = _tally(cls, window, cases, tally)
-    if m <= 1:
-        return lat, s, tally
-    more = m - 1
-    last_rd = s[S_PREV_RD] + more * tp[TP_CCD_L]
-    if last_rd < s[S_NEXT_REF]:
-        # strict model: the row is open and its ACT long done, so each further READ
-        # waits only tCCD_L after the previous one (same bank group)
-        banks[B_LAST_RD, bank] = last_rd
-        banks[B_LAST_IDX, bank] = s[S_COUNT] + more - 1
-        step = more * tp[TP_CCD_L]
-        s = (s[0] + more, s[1], s[2] + step, last_rd, s[4], s[5], s[6], s[7], s[8], s[9])
-        return lat + step, s, tally
-    for _ in range(more):
-        more_lat, cls, s = read_core(bank, row, tp, banks, acts, s)
+    # strict model: one inlined copy of the scheduler (it is the bulk of the kernels'
+    # compile time), looped only when a refresh may fall inside the run
+    window, left, lat = tp[TP_WINDOW], m, 0
+    while True:
+        dlat, cls, s = _strict_core(bank, row, tp, banks, acts, s)
         tally = _tally(cls, window, cases, tally)
-        lat += more_lat
-    return lat, s, tally
+        lat += dlat
+        left -= 1
+        if left == 0:
+            return lat, s, tally
+        last_rd = s[S_PREV_RD] + left * tp[TP_CCD_L]
+        if last_rd < s[S_NEXT_REF]:
+            # the row is open and its ACT long done, so each further READ waits only
+            # tCCD_L after the previous one (same bank group)
+            banks[B_LAST_RD, bank] = last_rd
+            banks[B_LAST_IDX, bank] = s[S_COUNT] + left - 1
+            step = left * tp[TP_CCD_L]
+            s = (s[0] + left, s[1], s[2] + step, last_rd, s[4], s[5], s[6], s[7], s[8], s[9])
+            return lat + step, s, tally
 
 
 @numba.njit(cache=True, inline="always")
