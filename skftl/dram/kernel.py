@@ -346,7 +346,7 @@ def ops_kernel(
     @numba.njit(cache=True, _nrt=False)
     def run_ops_kernel(
         ops, keys, homes, args,  # operation stream
-        cfg, lp_arr, tp_arr, recency_row,  # config, layout, timing vectors, Fig. 7 recency row
+        cfg, lp_arr, tp_arr, recency_col,  # config, layout, timing vectors, Fig. 7 recency column
         ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
         bt_next, bt_prev, bt_flags, free_pages, ts,  # table state
         banks, acts, sc, cases,  # DRAM state
@@ -373,7 +373,7 @@ def ops_kernel(
         # same order unless another read touched them: ``sorted_base`` is the base whose
         # order ``order`` still holds (-1: none). Not with reorder_on_act, where a row
         # hit leaves its bank's stamp.
-        keep_order = recency_row == B_LAST_IDX
+        keep_order = recency_col == B_LAST_IDX
         sorted_base = -1
         # hot counters live in locals (see timing.load_state) and are stored at the end
         cycles, sets_probed, bt_reads, hits = (
@@ -414,7 +414,7 @@ def ops_kernel(
                         hw = w
                         break
                 if dynamic and base != sorted_base:
-                    chunk_order(base, lp, banks, recency_row, order)
+                    chunk_order(base, lp, banks, recency_col, order)
                     sorted_base = base if keep_order else -1
                 for jj in range(k):
                     j = order[jj] if dynamic else jj
