@@ -289,8 +289,10 @@ def _read_block_table(
 ):
     """The timed reads of a multi-page file's block-table chain from its first page
     ``p``; returns (cycles, pages, state, tally). Out of line: the kernel then inlines
-    one copy of the DRAM scheduler (read_run), not two, which halves its compile time;
-    10 % of the files in the paper's workloads are multi-page, so the call is rare."""
+    one copy of the DRAM scheduler (read_run), not two (numba's IR inlining copies
+    and retypes a helper at every call site, most of a variant's compile time); 10 %
+    of the files in the paper's workloads are multi-page, so the call is rare (no
+    measurable change of speed)."""
     lat, npages = 0, 0
     while True:
         bank, row = bt_address(p, lp)
@@ -314,8 +316,8 @@ def kernel_for(tp: np.ndarray, assoc: int, k: int, wpb: int) -> Callable[..., No
     constants and, for the strict model with the datasheet's timing (the defaults),
     every timing parameter too (~25 % more lookups/s: the scheduler's chains of
     ``max`` no longer wait for parameters spilled to the stack); else the generic
-    kernel. Each variant costs ~10 s of compilation (cached on disk), hence not one
-    per shape or timing."""
+    kernel. Each variant costs 5-10 s of compilation on a cold cache (cached on
+    disk), hence not one per shape or timing."""
     if (assoc, k, wpb) not in PAPER_SHAPES:
         return ops_kernel(None)
     model = int(tp[TP_MODEL])
