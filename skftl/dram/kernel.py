@@ -61,9 +61,11 @@ from skftl.dram.timing import (
     conflicts,
     flush_tally,
     load_state,
+    paper_read_run,
     params_tuple,
     read_run,
     store_state,
+    strict_read_run,
 )
 from skftl.numba_cache import drop_stale_cache
 
@@ -340,6 +342,10 @@ def ops_kernel(
     const_model, const_tp, const_assoc, const_k, const_wpb = spec or (-1, None, 0, 0, 0)
     const_timing = const_tp is not None
     const_tp = const_tp or (0,) * TP_LEN
+    # one model's reads only: numba then neither inlines nor types the other's code
+    run_reads = {MODELS["paper"]: paper_read_run, MODELS["ddr4"]: strict_read_run}.get(
+        const_model, read_run
+    )
 
     # No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
     # helpers, and numba's refcount pruning leaves an atomic incref/decref pair per
@@ -427,7 +433,7 @@ def ops_kernel(
                     if stop:
                         m = hw - lo + 1
                     _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
-                    dlat, dst, tally = read_run(bank, row, m, tp, banks, acts, cases, dst, tally)
+                    dlat, dst, tally = run_reads(bank, row, m, tp, banks, acts, cases, dst, tally)
                     lat += dlat
                     if stop:
                         sorted_base = -1  # the chunks after it were not read

@@ -371,17 +371,18 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
 
 
 @numba.njit(cache=True, inline="always")
-def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
-    """``m`` consecutive reads of the same (bank, row); the reads after the first are
-    row hits, added in one step when nothing (a refresh) can intervene (same result as
-    ``m`` calls of read_core). Returns (cycles, state, tally): ``tally`` counts the
-    no-repeat reads; add it to ``cases`` with :func:`flush_tally`."""
-    if tp[TP_MODEL] == 0:
-        lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, banks, cases)
-        s = (s[0] + m, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
-        return lat, s, tally + no_repeat
-    # strict model: one inlined copy of the scheduler (it is the bulk of the kernels'
-    # compile time), looped only when a refresh may fall inside the run
+def paper_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
+    """:func:`read_run` under the paper model."""
+    lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, banks, cases)
+    s = (s[0] + m, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    return lat, s, tally + no_repeat
+
+
+@numba.njit(cache=True, inline="always")
+def strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
+    """:func:`read_run` under the strict model: one inlined copy of the scheduler (it is
+    the bulk of the kernels' compile time), looped only when a refresh may fall
+    inside the run."""
     window, left, lat = tp[TP_WINDOW], m, 0
     while True:
         dlat, cls, s = _strict_core(bank, row, tp, banks, acts, s)
@@ -399,6 +400,19 @@ def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
             step = left * tp[TP_CCD_L]
             s = (s[0] + left, s[1], s[2] + step, last_rd, s[4], s[5], s[6], s[7], s[8], s[9])
             return lat + step, s, tally
+
+
+@numba.njit(cache=True, inline="always")
+def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
+    """``m`` consecutive reads of the same (bank, row); the reads after the first are
+    row hits, added in one step when nothing (a refresh) can intervene (same result as
+    ``m`` calls of read_core). Returns (cycles, state, tally): ``tally`` counts the
+    no-repeat reads; add it to ``cases`` with :func:`flush_tally`. A kernel compiled
+    for one model calls paper_read_run or strict_read_run directly: the other
+    model's code is then not even inlined (compile time)."""
+    if tp[TP_MODEL] == 0:
+        return paper_read_run(bank, row, m, tp, banks, acts, cases, s, tally)
+    return strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally)
 
 
 @numba.njit(cache=True, inline="always")
