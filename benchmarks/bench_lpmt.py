@@ -29,6 +29,7 @@ VM (best of 3, CPU time), M ops/s for single / fixed / dynamic placement:
     3rd session, one scheduler  16.1 / 13.8 / 12.1  14.5 / 9.7 / 9.1    3.3
     + bank-major bank state     16.4 / 13.9 / 12.4  14.1 / 9.8 / 9.0    3.9
     + one model per variant     16.0 / 13.7 / 12.5  13.2 / 9.7 / 9.3    1.3
+    same build, run again       16.0 / 12.2 / 9.6   14.2 / 9.6 / 9.4    1.0
     ==========================  ==================  ==================  ============
 
 (On this shared VM, with another engineer's benchmarks running, the same build varies
