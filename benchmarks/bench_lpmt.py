@@ -26,6 +26,10 @@ VM (best of 3, CPU time), M ops/s for single / fixed / dynamic placement:
     after, run again            10.1 / 13.4 / 10.6  11.9 / 9.0 / 7.4    2.4
     after, run again            15.9 / 12.7 / 13.2  12.7 / 8.6 / 8.8    2.4
     after, run again            15.9 / 13.6 / 12.9  14.7 / 10.1 / 9.2   1.7
+    3rd session, one scheduler  16.1 / 13.8 / 12.1  14.5 / 9.7 / 9.1    3.3
+    + bank-major bank state     16.4 / 13.9 / 12.4  14.1 / 9.8 / 9.0    3.9
+    + one model per variant     16.0 / 13.7 / 12.5  13.2 / 9.7 / 9.3    1.3
+    same build, run again       16.0 / 12.2 / 9.6   14.2 / 9.6 / 9.4    1.0
     ==========================  ==================  ==================  ============
 
 (On this shared VM, with another engineer's benchmarks running, the same build varies
@@ -68,6 +72,59 @@ paper model, where the target is). Bank group and tFAW slot by mask instead of a
 
 Cost: five compiled kernel variants (one generic, four paper-shape) instead of one,
 ~10 s of compilation each on a cold numba cache (numba's IR inlining dominates).
+
+Third session (issue 4, round 2): compile time, and the strict model's speed.
+
+Compile time. A profile of one variant's cold compile: ~45 % numba's IR inlining
+(``inline="always"`` deep-copies and re-runs the untyped passes of the callee's IR
+at every call site, nested helpers again at each level), ~20 % type inference of
+the inlined IR, the rest lowering and LLVM. The strict scheduler was inlined four
+times per variant (read_run called read_core twice, the kernel called read_run
+twice: set chunks and block-table entries). Now (12) read_run loops over one copy of
+the strict read (the closed-form row hits resume whenever no refresh can fall in
+the rest of the run: the same result), (13) the block-table reads are out of line
+(_read_block_table: 10 % of files, no measurable speed change), and (14) a variant
+compiled for one model inlines only that model's reads (paper_read_run or
+strict_read_run). The tests compile exactly the variants the study uses (the
+generic kernel and the four paper-shape ones); a one-set table no longer compiles
+them a second time (numpy calls a single record's field views contiguous, another
+signature: the kernel now always gets views of >= 2 records). Cold numba cache,
+same VM:
+
+    ============================================  ===========  ============
+    step                                          5 variants   lpmt tests
+    ============================================  ===========  ============
+    round 1 (main 836a357)                        89 s         ~140 s
+    (12) + (13)                                   42 s         49 s
+    (14) one model per variant                    30 s         41 s
+    ============================================  ===========  ============
+
+("5 variants": compiling each once on a tiny table, load ~2.5; "lpmt tests":
+``pytest tests/test_lpmt_kernel.py tests/test_lpmt_study.py`` wall time with an
+empty NUMBA_CACHE_DIR, 34 s before round 1.) Speed did not change with them.
+
+Strict DDR4 speed: not improved (fixed 9.6-10.4, dynamic 8.9-9.9 M lookups/s over
+this session's runs, the kernel alone; the target 10 M ops/s holds for fixed, not
+dynamic, with margin for neither). Measured A/B against the committed build in
+alternating runs (the VM's noise is +-5-10 %):
+
+* without the Table V classification of strict reads (wrong counts, an upper
+  bound): +7-8 %; every way of making it cheaper that was tried lost:
+* the classes in one packed register (12-bit fields, moved to ``cases`` when half
+  full; branch-free): strict +0-3 %, paper model -15 % (its variants hold the window
+  at run time: variable shifts, a loaded mask);
+* the no-repeat count branch-free (``tally + (cls == window)``): strict -30 %. The
+  class branches predict well; a data dependency per read costs more;
+* the ACT bounds reordered so the previous ACT's tRRD comes last (one add and one
+  max between consecutive ACTs): no change, so the ACT chain is not the limit;
+* per-bank state bank-major, one 64-byte line per bank (fields at constant offsets
+  from one base): no measurable change (kept: no dearer, fewer address registers).
+
+Without hardware counters on this VM (``perf`` reports none) the remaining ~30 ns
+per lookup of the strict rules could not be attributed further; a likely cause is
+the loads of bank state and of the tFAW ring that the previous reads stored, which
+CPUs with store-bypass mitigations do not start before the older stores' addresses
+are known.
 
 What still limits it: lookups per second, current build, cache-resident vs the full
 table (full: the last run above):

@@ -61,9 +61,11 @@ from skftl.dram.timing import (
     conflicts,
     flush_tally,
     load_state,
+    paper_read_run,
     params_tuple,
     read_run,
     store_state,
+    strict_read_run,
 )
 from skftl.numba_cache import drop_stale_cache
 
@@ -283,6 +285,28 @@ def _change_found(
     return status
 
 
+@numba.njit(cache=True, _nrt=False)
+def _read_block_table(
+    p, rec_offset, lp, tp, bt_next, bt_flags, banks, acts, cases, dst, tally, rec
+):
+    """The timed reads of a multi-page file's block-table chain from its first page
+    ``p``; returns (cycles, pages, state, tally). Out of line: the kernel then inlines
+    one copy of the DRAM scheduler (read_run), not two (numba's IR inlining copies
+    and retypes a helper at every call site, most of a variant's compile time); 10 %
+    of the files in the paper's workloads are multi-page, so the call is rare (no
+    measurable change of speed)."""
+    lat, npages = 0, 0
+    while True:
+        bank, row = bt_address(p, lp)
+        _record(bank, row, 1, rec_offset + dst[S_COUNT], rec)
+        dlat, dst, tally = read_run(bank, row, 1, tp, banks, acts, cases, dst, tally)
+        lat += dlat
+        npages += 1
+        if bt_flags[p] & BT_LAST:
+            return lat, npages, dst, tally
+        p = bt_next[p]
+
+
 # (assoc, chunks per set, ways per chunk) of the paper's table: 8 ways in one bank, or
 # 4 banks x 2 ways (fixed and dynamic placement); see kernel_for
 PAPER_SHAPES = ((8, 1, 8), (8, 4, 2))
@@ -294,8 +318,8 @@ def kernel_for(tp: np.ndarray, assoc: int, k: int, wpb: int) -> Callable[..., No
     constants and, for the strict model with the datasheet's timing (the defaults),
     every timing parameter too (~25 % more lookups/s: the scheduler's chains of
     ``max`` no longer wait for parameters spilled to the stack); else the generic
-    kernel. Each variant costs ~10 s of compilation (cached on disk), hence not one
-    per shape or timing."""
+    kernel. Each variant costs 5-10 s of compilation on a cold cache (cached on
+    disk), hence not one per shape or timing."""
     if (assoc, k, wpb) not in PAPER_SHAPES:
         return ops_kernel(None)
     model = int(tp[TP_MODEL])
@@ -318,6 +342,10 @@ def ops_kernel(
     const_model, const_tp, const_assoc, const_k, const_wpb = spec or (-1, None, 0, 0, 0)
     const_timing = const_tp is not None
     const_tp = const_tp or (0,) * TP_LEN
+    # one model's reads only: numba then neither inlines nor types the other's code
+    run_reads = {MODELS["paper"]: paper_read_run, MODELS["ddr4"]: strict_read_run}.get(
+        const_model, read_run
+    )
 
     # No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
     # helpers, and numba's refcount pruning leaves an atomic incref/decref pair per
@@ -326,7 +354,7 @@ def ops_kernel(
     @numba.njit(cache=True, _nrt=False)
     def run_ops_kernel(
         ops, keys, homes, args,  # operation stream
-        cfg, lp_arr, tp_arr, recency_row,  # config, layout, timing vectors, Fig. 7 recency row
+        cfg, lp_arr, tp_arr, recency_col,  # config, layout, timing vectors, Fig. 7 recency column
         ent_key, ent_pa, ent_flags, set_next, set_prev, set_count, free_sets,
         bt_next, bt_prev, bt_flags, free_pages, ts,  # table state
         banks, acts, sc, cases,  # DRAM state
@@ -353,7 +381,7 @@ def ops_kernel(
         # same order unless another read touched them: ``sorted_base`` is the base whose
         # order ``order`` still holds (-1: none). Not with reorder_on_act, where a row
         # hit leaves its bank's stamp.
-        keep_order = recency_row == B_LAST_IDX
+        keep_order = recency_col == B_LAST_IDX
         sorted_base = -1
         # hot counters live in locals (see timing.load_state) and are stored at the end
         cycles, sets_probed, bt_reads, hits = (
@@ -394,7 +422,7 @@ def ops_kernel(
                         hw = w
                         break
                 if dynamic and base != sorted_base:
-                    chunk_order(base, lp, banks, recency_row, order)
+                    chunk_order(base, lp, banks, recency_col, order)
                     sorted_base = base if keep_order else -1
                 for jj in range(k):
                     j = order[jj] if dynamic else jj
@@ -405,7 +433,7 @@ def ops_kernel(
                     if stop:
                         m = hw - lo + 1
                     _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
-                    dlat, dst, tally = read_run(bank, row, m, tp, banks, acts, cases, dst, tally)
+                    dlat, dst, tally = run_reads(bank, row, m, tp, banks, acts, cases, dst, tally)
                     lat += dlat
                     if stop:
                         sorted_base = -1  # the chunks after it were not read
@@ -424,20 +452,13 @@ def ops_kernel(
             if fg >= 0:
                 hits += 1
                 if ent_flags[fg, fw] & F_SINGLE == 0:
-                    p = ent_pa[fg, fw]
-                    while True:
-                        bank, row = bt_address(p, lp)
-                        _record(bank, row, 1, reads0 + dst[S_COUNT] - count0, rec)
-                        dlat, dst, tally = read_run(
-                            bank, row, 1, tp, banks, acts, cases, dst, tally
-                        )
-                        lat += dlat
-                        bt_reads += 1
-                        npages += 1
-                        sorted_base = -1
-                        if bt_flags[p] & BT_LAST:
-                            break
-                        p = bt_next[p]
+                    dlat, npages, dst, tally = _read_block_table(
+                        ent_pa[fg, fw], reads0 - count0, lp, tp,
+                        bt_next, bt_flags, banks, acts, cases, dst, tally, rec,
+                    )  # fmt: skip
+                    lat += dlat
+                    bt_reads += npages
+                    sorted_base = -1
                 else:
                     npages = 1
             status = ST_HIT if fg >= 0 else ST_MISS

@@ -19,7 +19,7 @@ import numpy as np
 from skftl.dram import kernel as K
 from skftl.dram.hashes import hash_keys
 from skftl.dram.layout import Layout
-from skftl.dram.timing import DramState, DramTiming, recency_row
+from skftl.dram.timing import DramState, DramTiming, recency_col
 from skftl.errors import ConfigError
 
 
@@ -127,7 +127,12 @@ class Lpmt:
         self.layout = config.layout()
         P, S, A, NP = config.n_sets, config.secondary, config.assoc, config.n_pages
         # the per-field arrays below are views of one record per set (set_record_dtype)
-        self.sets = _aligned_sets(P + S, A)
+        # The kernel gets strided views of at least two records: numpy calls the views
+        # of a single record contiguous, which would compile every kernel variant a
+        # second time for that layout (a padding record is never addressed).
+        padded = _aligned_sets(max(P + S, 2), A)
+        self._set_views = tuple(padded[f] for f in ("key", "pa", "flags", "next", "prev", "count"))
+        self.sets = padded[: P + S]
         self.ent_key = self.sets["key"]
         self.ent_pa = self.sets["pa"]
         self.ent_flags = self.sets["flags"]
@@ -180,9 +185,8 @@ class Lpmt:
         out = OpResult(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int8))
         self._kernel(
             ops, keys, homes, args,
-            self.cfg, self._lp, self._tp, recency_row(self.timing),
-            self.ent_key, self.ent_pa, self.ent_flags, self.set_next, self.set_prev,
-            self.set_count, self.free_sets,
+            self.cfg, self._lp, self._tp, recency_col(self.timing),
+            *self._set_views, self.free_sets,
             self.bt_next, self.bt_prev, self.bt_flags, self.free_pages, self.ts,
             *self.dram.arrays(),
             self.record, self.counters,

@@ -54,9 +54,11 @@ SC_COUNT, SC_PREV_RD, SC_PREV_RD_GROUP, SC_LAST_ACT, SC_LAST_ACT_GROUP = range(5
 SC_ACT_POS, SC_NEXT_REF, SC_PREV_END, SC_STAMP, SC_REFRESHES = range(5, 10)
 SC_LEN = 10
 
-# rows of the per-bank state matrix: open row, last READ / ACT time, earliest ACT after
-# a refresh, recency stamp (Fig. 7 order), index of the bank's last read in the stream
+# columns of the per-bank state matrix (banks x B_STRIDE): open row, last READ / ACT
+# time, earliest ACT after a refresh, recency stamp (Fig. 7 order), index of the bank's
+# last read in the stream
 B_OPEN, B_LAST_RD, B_LAST_ACT, B_READY, B_RECENCY, B_LAST_IDX = range(6)
+B_STRIDE = 8  # 64 bytes: one cache line per bank
 
 MODELS = {"paper": 0, "ddr4": 1}
 NEVER = -(1 << 40)  # "long ago": makes every time constraint slack
@@ -149,13 +151,17 @@ class DramState:
     """Mutable timing state of the banks (kept between kernel calls)."""
 
     def __init__(self, n_banks: int, timing: DramTiming):
-        self.banks = np.zeros((6, n_banks), dtype=np.int64)
-        self.banks[B_OPEN] = -1
-        self.banks[B_LAST_RD] = NEVER
-        self.banks[B_LAST_ACT] = NEVER
-        self.banks[B_READY] = 0
-        self.banks[B_RECENCY] = -np.arange(n_banks, 0, -1)  # ties: lower bank is older
-        self.banks[B_LAST_IDX] = NEVER  # ties: chunk order, i.e. lower bank is older
+        # bank-major, one 64-byte cache line per bank (padded): a bank's fields are one
+        # base address plus constant offsets (no measurable speed change vs field rows)
+        raw = np.zeros(n_banks * B_STRIDE + 8, dtype=np.int64)
+        skip = (-raw.ctypes.data % 64) // 8
+        self.banks = raw[skip : skip + n_banks * B_STRIDE].reshape(n_banks, B_STRIDE)
+        self.banks[:, B_OPEN] = -1
+        self.banks[:, B_LAST_RD] = NEVER
+        self.banks[:, B_LAST_ACT] = NEVER
+        self.banks[:, B_READY] = 0
+        self.banks[:, B_RECENCY] = -np.arange(n_banks, 0, -1)  # ties: lower bank is older
+        self.banks[:, B_LAST_IDX] = NEVER  # ties: chunk order, i.e. lower bank is older
         self.acts = np.full(4, NEVER, dtype=np.int64)
         self.sc = np.zeros(SC_LEN, dtype=np.int64)
         self.sc[SC_PREV_RD] = NEVER
@@ -206,14 +212,14 @@ def _refresh(tp, banks, next_ref):
     """All-bank refresh due at ``next_ref``, issued once every open bank can be
     precharged; closes every row. Returns when the banks can be activated again."""
     start = next_ref
-    for b in range(banks.shape[1]):
-        if banks[B_OPEN, b] >= 0:
-            pre = max(banks[B_LAST_RD, b] + tp[TP_RTP], banks[B_LAST_ACT, b] + tp[TP_RAS])
+    for b in range(banks.shape[0]):
+        if banks[b, B_OPEN] >= 0:
+            pre = max(banks[b, B_LAST_RD] + tp[TP_RTP], banks[b, B_LAST_ACT] + tp[TP_RAS])
             start = max(start, pre + tp[TP_RP])
     end = start + tp[TP_RFC]
-    for b in range(banks.shape[1]):
-        banks[B_OPEN, b] = -1
-        banks[B_READY, b] = end
+    for b in range(banks.shape[0]):
+        banks[b, B_OPEN] = -1
+        banks[b, B_READY] = end
     return end
 
 
@@ -230,18 +236,18 @@ def _strict_read(bank, row, tp, banks, acts, s):
     else:
         rd_min = 0
     while True:
-        hit = banks[B_OPEN, bank] == row
+        hit = banks[bank, B_OPEN] == row
         if hit:
             act = -1
-            rd = max(rd_min, banks[B_LAST_ACT, bank] + tp[TP_RCD])
+            rd = max(rd_min, banks[bank, B_LAST_ACT] + tp[TP_RCD])
             first = rd
         else:
-            if banks[B_OPEN, bank] >= 0:
-                pre = max(banks[B_LAST_RD, bank] + tp[TP_RTP], banks[B_LAST_ACT, bank] + tp[TP_RAS])
+            if banks[bank, B_OPEN] >= 0:
+                pre = max(banks[bank, B_LAST_RD] + tp[TP_RTP], banks[bank, B_LAST_ACT] + tp[TP_RAS])
                 act = pre + tp[TP_RP]
             else:
-                act = banks[B_READY, bank]
-            act = max(act, banks[B_LAST_ACT, bank] + tp[TP_RC])
+                act = banks[bank, B_READY]
+            act = max(act, banks[bank, B_LAST_ACT] + tp[TP_RC])
             rrd = tp[TP_RRD_L] if group == last_act_group else tp[TP_RRD_S]
             act = max(act, last_act + rrd)
             act = max(act, acts[act_pos & 3] + tp[TP_FAW])  # oldest of the last 4 ACTs
@@ -254,52 +260,74 @@ def _strict_read(bank, row, tp, banks, acts, s):
             continue
         break
     if not hit:
-        banks[B_OPEN, bank] = row
-        banks[B_LAST_ACT, bank] = act
+        banks[bank, B_OPEN] = row
+        banks[bank, B_LAST_ACT] = act
         acts[act_pos & 3] = act
         act_pos += 1
         last_act = act
         last_act_group = group
-    banks[B_LAST_RD, bank] = rd
+    banks[bank, B_LAST_RD] = rd
     end = rd + tp[TP_CL] + tp[TP_DL]
     return end, (count, stamp, prev_end, rd, group, last_act, last_act_group, act_pos,
                  next_ref, refreshes)  # fmt: skip
 
 
 @numba.njit(cache=True, inline="always")
-def read_core(bank, row, tp, banks, acts, s):
-    """One read of (bank, row): classify it (Table V class index, see case_labels), time
-    it under the selected model, update the open rows, the look-back window and the
-    bank recency. Returns (cycles, class, new scalar state)."""
+def _classify(bank, row, tp, banks, count):
+    """(row hit, Table V class index, see case_labels) of a read of (bank, row) at stream
+    position ``count``."""
     window = tp[TP_WINDOW]
-    count = s[S_COUNT]
-    n = count - banks[B_LAST_IDX, bank]  # reads since this bank's last read
+    n = count - banks[bank, B_LAST_IDX]  # reads since this bank's last read
     if n > window:
         n = 0
-    hit = banks[B_OPEN, bank] == row
-    cls = window + 1 if hit else (n - 1 if n > 0 else window)
-    if tp[TP_MODEL] == 0:
-        if hit or n == 0:
-            lat = tp[TP_DL]
-        else:
-            # RTP + RP + RCD + CL + DL - (CL[t-n] + sum_{k=1..n} DL[t-k])   (Fig. 6)
-            full = tp[TP_RTP] + tp[TP_RP] + tp[TP_RCD] + tp[TP_CL] + tp[TP_DL]
-            lat = max(tp[TP_DL], full - tp[TP_CL] - n * tp[TP_DL])
-        banks[B_OPEN, bank] = row
-    else:
-        end, s = _strict_read(bank, row, tp, banks, acts, s)
-        lat = end - s[S_PREV_END]
-        s = (s[0], s[1], end, s[3], s[4], s[5], s[6], s[7], s[8], s[9])
-    banks[B_LAST_IDX, bank] = count  # also the Fig. 7 recency, unless reorder_on_act
+    hit = banks[bank, B_OPEN] == row
+    return hit, window + 1 if hit else (n - 1 if n > 0 else window)
+
+
+@numba.njit(cache=True, inline="always")
+def _after_read(bank, hit, tp, banks, s):
+    """Bank recency after the read at stream position ``s[S_COUNT]``; the new state."""
+    count = s[S_COUNT]
+    banks[bank, B_LAST_IDX] = count  # also the Fig. 7 recency, unless reorder_on_act
     stamp = s[S_STAMP]
     if tp[TP_REORDER_ON_ACT] != 0 and not hit:
         stamp += 1
-        banks[B_RECENCY, bank] = stamp
-    return lat, cls, (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+        banks[bank, B_RECENCY] = stamp
+    return (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
 
 
-def recency_row(timing: DramTiming) -> int:
-    """Row of the bank-state matrix that orders banks for Fig. 7 (larger = more recent)."""
+@numba.njit(cache=True, inline="always")
+def _strict_core(bank, row, tp, banks, acts, s):
+    """:func:`read_core` under the strict model only (no paper-model code to inline)."""
+    hit, cls = _classify(bank, row, tp, banks, s[S_COUNT])
+    end, s = _strict_read(bank, row, tp, banks, acts, s)
+    lat = end - s[S_PREV_END]
+    s = (s[0], s[1], end, s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    return lat, cls, _after_read(bank, hit, tp, banks, s)
+
+
+@numba.njit(cache=True, _nrt=False)  # no refcounting: see kernel.run_ops_kernel
+def read_core(bank, row, tp, banks, acts, s):
+    """One read of (bank, row): classify it (Table V class index, see case_labels), time
+    it under the selected model, update the open rows, the look-back window and the
+    bank recency. Returns (cycles, class, new scalar state). The kernels' hot loops use
+    :func:`read_run` instead."""
+    if tp[TP_MODEL] != 0:
+        return _strict_core(bank, row, tp, banks, acts, s)
+    hit, cls = _classify(bank, row, tp, banks, s[S_COUNT])
+    n = cls + 1 if cls < tp[TP_WINDOW] else 0
+    if hit or n == 0:
+        lat = tp[TP_DL]
+    else:
+        # RTP + RP + RCD + CL + DL - (CL[t-n] + sum_{k=1..n} DL[t-k])   (Fig. 6)
+        full = tp[TP_RTP] + tp[TP_RP] + tp[TP_RCD] + tp[TP_CL] + tp[TP_DL]
+        lat = max(tp[TP_DL], full - tp[TP_CL] - n * tp[TP_DL])
+    banks[bank, B_OPEN] = row
+    return lat, cls, _after_read(bank, hit, tp, banks, s)
+
+
+def recency_col(timing: DramTiming) -> int:
+    """Column of the bank-state matrix that orders banks for Fig. 7 (larger = more recent)."""
     return B_RECENCY if timing.reorder_on_act else B_LAST_IDX
 
 
@@ -321,10 +349,10 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
     out with scalars only (the generic path costs ~10x in this hot loop). Returns
     (cycles, no-repeat reads, stamp); bank conflicts go to ``cases``."""
     window, dl = tp[TP_WINDOW], tp[TP_DL]
-    n = count - banks[B_LAST_IDX, bank]
+    n = count - banks[bank, B_LAST_IDX]
     if n > window:
         n = 0
-    hit = banks[B_OPEN, bank] == row
+    hit = banks[bank, B_OPEN] == row
     lat, no_repeat = dl, 0
     if hit:
         pass
@@ -336,10 +364,42 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
         lat = max(dl, full - tp[TP_CL] - n * dl)
     if not hit and tp[TP_REORDER_ON_ACT] != 0:
         stamp += 1
-        banks[B_RECENCY, bank] = stamp
-    banks[B_OPEN, bank] = row
-    banks[B_LAST_IDX, bank] = count + m - 1
+        banks[bank, B_RECENCY] = stamp
+    banks[bank, B_OPEN] = row
+    banks[bank, B_LAST_IDX] = count + m - 1
     return lat + (m - 1) * dl, no_repeat, stamp
+
+
+@numba.njit(cache=True, inline="always")
+def paper_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
+    """:func:`read_run` under the paper model."""
+    lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, banks, cases)
+    s = (s[0] + m, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    return lat, s, tally + no_repeat
+
+
+@numba.njit(cache=True, inline="always")
+def strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
+    """:func:`read_run` under the strict model: one inlined copy of the scheduler (it is
+    the bulk of the kernels' compile time), looped only when a refresh may fall
+    inside the run."""
+    window, left, lat = tp[TP_WINDOW], m, 0
+    while True:
+        dlat, cls, s = _strict_core(bank, row, tp, banks, acts, s)
+        tally = _tally(cls, window, cases, tally)
+        lat += dlat
+        left -= 1
+        if left == 0:
+            return lat, s, tally
+        last_rd = s[S_PREV_RD] + left * tp[TP_CCD_L]
+        if last_rd < s[S_NEXT_REF]:
+            # the row is open and its ACT long done, so each further READ waits only
+            # tCCD_L after the previous one (same bank group)
+            banks[bank, B_LAST_RD] = last_rd
+            banks[bank, B_LAST_IDX] = s[S_COUNT] + left - 1
+            step = left * tp[TP_CCD_L]
+            s = (s[0] + left, s[1], s[2] + step, last_rd, s[4], s[5], s[6], s[7], s[8], s[9])
+            return lat + step, s, tally
 
 
 @numba.njit(cache=True, inline="always")
@@ -347,31 +407,12 @@ def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
     """``m`` consecutive reads of the same (bank, row); the reads after the first are
     row hits, added in one step when nothing (a refresh) can intervene (same result as
     ``m`` calls of read_core). Returns (cycles, state, tally): ``tally`` counts the
-    no-repeat reads; add it to ``cases`` with :func:`flush_tally`."""
+    no-repeat reads; add it to ``cases`` with :func:`flush_tally`. A kernel compiled
+    for one model calls paper_read_run or strict_read_run directly: the other
+    model's code is then not even inlined (compile time)."""
     if tp[TP_MODEL] == 0:
-        lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, banks, cases)
-        s = (s[0] + m, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
-        return lat, s, tally + no_repeat
-    window = tp[TP_WINDOW]
-    lat, cls, s = read_core(bank, row, tp, banks, acts, s)
-    tally = _tally(cls, window, cases, tally)
-    if m <= 1:
-        return lat, s, tally
-    more = m - 1
-    last_rd = s[S_PREV_RD] + more * tp[TP_CCD_L]
-    if last_rd < s[S_NEXT_REF]:
-        # strict model: the row is open and its ACT long done, so each further READ
-        # waits only tCCD_L after the previous one (same bank group)
-        banks[B_LAST_RD, bank] = last_rd
-        banks[B_LAST_IDX, bank] = s[S_COUNT] + more - 1
-        step = more * tp[TP_CCD_L]
-        s = (s[0] + more, s[1], s[2] + step, last_rd, s[4], s[5], s[6], s[7], s[8], s[9])
-        return lat + step, s, tally
-    for _ in range(more):
-        more_lat, cls, s = read_core(bank, row, tp, banks, acts, s)
-        tally = _tally(cls, window, cases, tally)
-        lat += more_lat
-    return lat, s, tally
+        return paper_read_run(bank, row, m, tp, banks, acts, cases, s, tally)
+    return strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally)
 
 
 @numba.njit(cache=True, inline="always")
