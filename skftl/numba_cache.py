@@ -9,9 +9,25 @@ changed, so an edit can never run stale code.
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
+from numba.core import caching, config
+
 from skftl.io import atomic_path
+
+
+def _cache_dirs(kernel: Path) -> list[Path]:
+    """Where Numba may keep the kernel's cached code, the one it uses now first (its own
+    locator order: NUMBA_CACHE_DIR, the in-tree ``__pycache__``, the user-wide cache)."""
+    sub = caching._CacheLocator.get_suitable_cache_subpath(str(kernel))
+    user_wide = Path(caching.AppDirs(appname="numba", appauthor=False).user_cache_dir) / sub
+    in_tree = kernel.parent / "__pycache__"
+    if config.CACHE_DIR:
+        return [Path(config.CACHE_DIR) / sub, in_tree, user_wide]
+    if os.access(kernel.parent, os.W_OK):
+        return [in_tree, user_wide]
+    return [user_wide, in_tree]
 
 
 def drop_stale_cache(kernel_file: str | Path, *depends_on: str | Path) -> None:
@@ -20,19 +36,18 @@ def drop_stale_cache(kernel_file: str | Path, *depends_on: str | Path) -> None:
     kernel = Path(kernel_file)
     sources = [kernel, *(Path(p) for p in depends_on)]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    cache = kernel.parent / "__pycache__"
-    stamp = cache / f"{kernel.stem}_sources.sha256"
-    try:
-        if stamp.read_text() == digest:
-            return
-    except OSError:
-        pass
     stems = {p.stem for p in sources if p.parent == kernel.parent}
-    try:
-        for stale in cache.glob("*.nb[ic]"):
-            if stale.name.split(".")[0] in stems:
-                stale.unlink(missing_ok=True)
-        with atomic_path(stamp) as tmp:
-            tmp.write_text(digest)
-    except OSError:  # a read-only install: Numba caches elsewhere or not at all
-        pass
+    for i, cache in enumerate(_cache_dirs(kernel)):
+        stamp = cache / f"{kernel.stem}_sources.sha256"
+        try:
+            if i > 0 and not cache.is_dir():
+                continue  # only the cache in use is created (so its stamp exists from now on)
+            if stamp.is_file() and stamp.read_text() == digest:
+                continue
+            for stale in cache.glob("*.nb[ic]"):
+                if stale.name.split(".")[0] in stems:
+                    stale.unlink(missing_ok=True)
+            with atomic_path(stamp) as tmp:
+                tmp.write_text(digest)
+        except OSError:  # not writable: Numba cannot cache there either
+            pass

@@ -1,6 +1,9 @@
 from pathlib import Path
 
-from skftl.numba_cache import drop_stale_cache
+import pytest
+from numba.core import config
+
+from skftl.numba_cache import _cache_dirs, drop_stale_cache
 
 
 def _cached(cache: Path, stem: str) -> Path:
@@ -9,13 +12,17 @@ def _cached(cache: Path, stem: str) -> Path:
     return f
 
 
-def test_cached_code_is_dropped_when_a_dependency_changes(tmp_path):
-    kernel, dep, other = (tmp_path / n for n in ("kernel.py", "dep.py", "other.py"))
+@pytest.mark.parametrize("user_cache_dir", [False, True])
+def test_cached_code_is_dropped_when_a_dependency_changes(tmp_path, monkeypatch, user_cache_dir):
+    src = tmp_path / "pkg"
+    src.mkdir()
+    kernel, dep, other = (src / n for n in ("kernel.py", "dep.py", "other.py"))
     for f in (kernel, dep, other):
         f.write_text("x = 1\n")
-    cache = tmp_path / "__pycache__"
-    cache.mkdir()
-    drop_stale_cache(kernel, dep)  # first import: no stamp yet
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "nc") if user_cache_dir else "")
+    cache = _cache_dirs(kernel)[0]
+    assert (cache.parent == tmp_path / "nc") == user_cache_dir
+    drop_stale_cache(kernel, dep)  # first import: creates the cache and its stamp
     mine, theirs = _cached(cache, "kernel"), _cached(cache, "other")
     drop_stale_cache(kernel, dep)  # nothing changed: the cache stays
     assert mine.exists()
