@@ -86,9 +86,11 @@ G_CONS_ERR, G_DONE, G_HOPS, G_QHEAD, G_QLEN, G_STARTS, G_MAXPKT = 8, 9, 10, 11, 
 G_DCC_N, G_DCC_BASE, G_DCC_HEAD, G_DCC_SET = 15, 16, 17, 18
 N_GLOBALS = 19
 # parameters
-# R_MASK: M - 1 when the ring size M is a power of two (ring arithmetic by masks), else -1
-R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_WAYS, R_MSG, R_CHECK, R_MASK = range(11)
-N_PARAMS = 11
+# R_MASK: M - 1 when the ring size M is a power of two (ring arithmetic by masks), else -1;
+# R_DCC_HOT: budget minus the highest DCC envelope level (a skyline level up to it fits any
+# envelope)
+R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_WAYS, R_MSG, R_CHECK, R_MASK, R_DCC_HOT = range(12)
+N_PARAMS = 12
 # tables, packed into one flat int64 array ``tb`` with start offsets ``to`` (one argument
 # instead of sixteen keeps calls between the kernel's functions cheap). An atomic operation's
 # current is given by its change points: sample offset CP_K from its first sample, change of
@@ -339,11 +341,14 @@ def _begin_wait(c, t, ch, tm, tb, to):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _merge_env(sky, ra, i0, n_a, rb, level, start, ty, tb, to):
+def _merge_env(sky, ra, i0, n_a, rb, level, start, ty, tb, to, hot):
     """Merge the DCC envelope of operation type ``ty`` starting at ``start`` into the sorted
     boundaries ``i0 .. n_a - 1`` of row set ``ra`` of ``sky`` (rows: time, change of level,
-    level before it), writing row set ``rb`` from 0; equal times merge; ``level`` is the
-    level before the first boundary. Returns the number of boundaries written."""
+    level before it, next hot boundary), writing row set ``rb`` from 0; equal times merge;
+    ``level`` is the level before the first boundary. Row ``rb + 3`` gets, per boundary ``j``,
+    the first ``j' >= j`` whose level before exceeds ``hot`` (the count if none), so
+    ``_dcc_schedule`` jumps over the stretches that no envelope can violate. Returns the
+    number of boundaries written."""
     o0 = tb[to[ENV_OFF] + ty]
     n_env = tb[to[ENV_LEN] + ty]
     c0 = to[ENV_CUM] + o0
@@ -368,6 +373,11 @@ def _merge_env(sky, ra, i0, n_a, rb, level, start, ty, tb, to):
             sky[rb + 2, out] = level
             out += 1
         level += d
+    nxt = out
+    for j in range(out - 1, -1, -1):
+        if sky[rb + 2, j] > hot:
+            nxt = j
+        sky[rb + 3, j] = nxt
     return out
 
 
@@ -378,16 +388,20 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
     already scheduled stays within the budget. A violation delays the start until the
     violating piece of the envelope begins where the skyline has come down far enough (the
     reference delays elementary interval by interval; no start in between can fit, so both
-    find the same earliest start). The new operation's envelope then joins the skyline.
+    find the same earliest start). Only the skyline intervals above ``R_DCC_HOT`` are
+    checked, each against the envelope pieces it overlaps: a candidate start costs the hot
+    intervals in its window, not every piece and boundary. The new operation's envelope then
+    joins the skyline.
 
     The skyline of scheduled envelopes is kept across calls, sorted, in one of two row sets
-    of ``sky`` (rows ``r``, ``r + 1``, ``r + 2``: boundary time, change of level, level before
-    it; ``r`` = ``G_DCC_SET``), live from ``G_DCC_HEAD`` to ``G_DCC_N``; boundaries at or
-    before ``t`` (calls come in time order) are passed by moving the head, their level kept
-    in ``G_DCC_BASE``; merging the new envelope writes the other row set. A chip schedules its
-    next operation only after the previous one ended, so from ``t`` on the skyline holds the
-    other chips' envelopes: exactly those of the operations scheduled and not yet ended (a
-    chip whose next operation is still on the channel reserves nothing)."""
+    of ``sky`` (rows ``r`` .. ``r + 3``: boundary time, change of level, level before it, next
+    hot boundary, see ``_merge_env``; ``r`` = ``G_DCC_SET``), live from ``G_DCC_HEAD`` to
+    ``G_DCC_N``; boundaries at or before ``t`` (calls come in time order) are passed by moving
+    the head, their level kept in ``G_DCC_BASE``; merging the new envelope writes the other
+    row set. A chip schedules its next operation only after the previous one ended, so from
+    ``t`` on the skyline holds the other chips' envelopes: exactly those of the operations
+    scheduled and not yet ended (a chip whose next operation is still on the channel
+    reserves nothing)."""
     env_off = tb[to[ENV_OFF] : to[ENV_OFF + 1]]
     env_len = tb[to[ENV_LEN] : to[ENV_LEN + 1]]
     env_cum = tb[to[ENV_CUM] : to[ENV_CUM + 1]]
@@ -404,43 +418,50 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
     g[G_DCC_BASE] = base
     ty = ch[c, C_TYPE]
     o0 = env_off[ty]
-    dur = env_cum[o0 + env_len[ty]]
+    n_env = env_len[ty]
+    dur = env_cum[o0 + n_env]
+    hot = prm[R_DCC_HOT]
     s = t
     k0 = h
     while True:
         while k0 < m and sky[r, k0] <= s:
             k0 += 1
-        k = k0
-        tau = s
-        i_new = 0
+        # check the envelope against the hot skyline intervals in [s, s + dur) only (level
+        # above ``hot``: elsewhere no piece can violate). Interval k is [sky[k - 1], sky[k])
+        # at level sky[r + 2, k]; after the last boundary the level is 0.
+        end = s + dur
+        k = sky[r + 3, k0] if k0 < m else m
+        i = 0
         ok = True
-        while tau < s + dur:
-            nb = s + env_cum[o0 + i_new + 1]
-            other = 0
-            if k < m:
-                other = sky[r + 2, k]
-                if sky[r, k] < nb:
-                    nb = sky[r, k]
-            lvl = env_lvl[o0 + i_new]
-            if lvl + other > pb:
-                # delay until this piece starts where the skyline has come down to
-                # pb - lvl: every start before that overlaps the same run of violations
-                kk = k
-                while kk + 1 < m and sky[r + 2, kk + 1] > pb - lvl:
-                    kk += 1
-                s = sky[r, kk] - env_cum[o0 + i_new]
-                ok = False
+        while k < m:
+            lo = sky[r, k - 1] if k > k0 else s
+            if lo >= end:
                 break
-            tau = nb
-            if tau >= s + env_cum[o0 + i_new + 1]:
-                i_new += 1
-            if k < m and sky[r, k] <= tau:
-                k += 1
+            hi = sky[r, k]
+            other = sky[r + 2, k]
+            while s + env_cum[o0 + i + 1] <= lo:
+                i += 1
+            j = i
+            while j < n_env and s + env_cum[o0 + j] < hi:
+                lvl = env_lvl[o0 + j]
+                if lvl + other > pb:
+                    # delay until piece j starts where the skyline has come down to
+                    # pb - lvl: every start before that overlaps the same run of violations
+                    kk = k
+                    while kk + 1 < m and sky[r + 2, kk + 1] > pb - lvl:
+                        kk += 1
+                    s = sky[r, kk] - env_cum[o0 + j]
+                    ok = False
+                    break
+                j += 1
+            if not ok:
+                break
+            k = sky[r + 3, k + 1] if k + 1 < m else m
         if ok:
             break
     # the new envelope joins the kept skyline (in the other row set)
-    r2 = 3 - r
-    g[G_DCC_N] = _merge_env(sky, r, h, m, r2, base, s, ty, tb, to)
+    r2 = 4 - r
+    g[G_DCC_N] = _merge_env(sky, r, h, m, r2, base, s, ty, tb, to, hot)
     g[G_DCC_SET] = r2
     g[G_DCC_HEAD] = 0
     return s
@@ -762,7 +783,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     max_env = 0
     for i in range(to[ENV_LEN], to[ENV_LEN + 1]):
         max_env = max(max_env, tb[i])
-    sky = np.zeros((6, n * (max_env + 1) + 2), dtype=np.int64)
+    sky = np.zeros((8, n * (max_env + 1) + 2), dtype=np.int64)
     for c in range(n):
         ch[c, C_STATE] = READY
         ch[c, C_OP] = -1

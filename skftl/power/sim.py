@@ -251,6 +251,7 @@ def simulate(
     prm[K.R_MASK] = m - 1 if m & (m - 1) == 0 else -1
     prm[K.R_TT] = tt // n_rings if scheme != "CTRL" else tt
     prm[K.R_PB] = tokens.budget_units
+    prm[K.R_DCC_HOT] = tokens.budget_units - int(tables.arrays[K.ENV_LVL].max(initial=0))
     prm[K.R_HOP] = hop_ns
     prm[K.R_COMP] = comp_ns
     prm[K.R_WAYS] = device.ways_per_channel
