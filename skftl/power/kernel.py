@@ -341,6 +341,19 @@ def _begin_wait(c, t, ch, tm, tb, to):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _first_above(a, lo, hi, x):
+    """First index in ``lo .. hi - 1`` of the sorted ``a`` whose value exceeds ``x`` (``hi``
+    if none), by bisection."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if a[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _merge_env(sky, ra, i0, n_a, rb, level, start, ty, tb, to, hot):
     """Merge the DCC envelope of operation type ``ty`` starting at ``start`` into the sorted
     boundaries ``i0 .. n_a - 1`` of row set ``ra`` of ``sky`` (rows: time, change of level,
@@ -353,26 +366,50 @@ def _merge_env(sky, ra, i0, n_a, rb, level, start, ty, tb, to, hot):
     n_env = tb[to[ENV_LEN] + ty]
     c0 = to[ENV_CUM] + o0
     l0 = to[ENV_LVL] + o0
-    ib = 0
+    # boundaries before the envelope and after it are copied as they are (a plain loop); only
+    # those within it are merged
+    ia = _first_above(sky[ra], i0, n_a, start - 1)
     out = 0
-    ia = i0
-    while ia < n_a or ib <= n_env:
-        if ib > n_env or (ia < n_a and sky[ra, ia] <= start + tb[c0 + ib]):
-            x = sky[ra, ia]
-            d = sky[ra + 1, ia]
+    for j in range(i0, ia):
+        sky[_u(rb), _u(out)] = sky[_u(ra), _u(j)]
+        sky[_u(rb + 1), _u(out)] = sky[_u(ra + 1), _u(j)]
+        sky[_u(rb + 2), _u(out)] = sky[_u(ra + 2), _u(j)]
+        level += sky[_u(ra + 1), _u(j)]
+        out += 1
+    prev = np.int64(-1)  # time of the last boundary merged (times are >= 0)
+    for ib in range(n_env + 1):
+        xb = start + tb[_u(c0 + ib)]
+        db = tb[_u(l0 + ib)] if ib < n_env else 0
+        if ib > 0:
+            db -= tb[_u(l0 + ib - 1)]
+        # the skyline's boundaries up to this one first (an equal time merges)
+        while ia < n_a and sky[_u(ra), _u(ia)] <= xb:
+            x = sky[_u(ra), _u(ia)]
+            d = sky[_u(ra + 1), _u(ia)]
             ia += 1
+            if x == prev:
+                sky[_u(rb + 1), _u(out - 1)] += d
+            else:
+                sky[_u(rb), _u(out)] = x
+                sky[_u(rb + 1), _u(out)] = d
+                sky[_u(rb + 2), _u(out)] = level
+                out += 1
+                prev = x
+            level += d
+        if xb == prev:
+            sky[_u(rb + 1), _u(out - 1)] += db
         else:
-            x = start + tb[c0 + ib]
-            d = (tb[l0 + ib] if ib < n_env else 0) - (tb[l0 + ib - 1] if ib > 0 else 0)
-            ib += 1
-        if out > 0 and sky[rb, out - 1] == x:
-            sky[rb + 1, out - 1] += d
-        else:
-            sky[rb, out] = x
-            sky[rb + 1, out] = d
-            sky[rb + 2, out] = level
+            sky[_u(rb), _u(out)] = xb
+            sky[_u(rb + 1), _u(out)] = db
+            sky[_u(rb + 2), _u(out)] = level
             out += 1
-        level += d
+            prev = xb
+        level += db
+    for j in range(ia, n_a):
+        sky[_u(rb), _u(out)] = sky[_u(ra), _u(j)]
+        sky[_u(rb + 1), _u(out)] = sky[_u(ra + 1), _u(j)]
+        sky[_u(rb + 2), _u(out)] = sky[_u(ra + 2), _u(j)]
+        out += 1
     nxt = out
     for j in range(out - 1, -1, -1):
         if sky[rb + 2, j] > hot:
@@ -424,8 +461,7 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
     s = t
     k0 = h
     while True:
-        while k0 < m and sky[r, k0] <= s:
-            k0 += 1
+        k0 = _first_above(sky[r], k0, m, s)
         # check the envelope against the hot skyline intervals in [s, s + dur) only (level
         # above ``hot``: elsewhere no piece can violate). Interval k is [sky[k - 1], sky[k])
         # at level sky[r + 2, k]; after the last boundary the level is 0.
@@ -439,8 +475,8 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
                 break
             hi = sky[r, k]
             other = sky[r + 2, k]
-            while s + env_cum[o0 + i + 1] <= lo:
-                i += 1
+            # the first piece ending after lo
+            i = _first_above(env_cum, o0 + i + 1, o0 + n_env, lo - s) - o0 - 1
             j = i
             while j < n_env and s + env_cum[o0 + j] < hi:
                 lvl = env_lvl[o0 + j]
