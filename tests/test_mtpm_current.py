@@ -9,6 +9,7 @@ import math
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 from skftl.power import kernel as K
 from skftl.power.device import Device
@@ -70,3 +71,15 @@ def test_account_current_equals_the_dense_sum(case):
         want = np.zeros_like(series)
         np.maximum.at(want, np.arange(len(dense)) // rbin, dense)
         assert np.array_equal(series, want)
+
+
+@given(st.integers(-(2**63), 2**63 - 1).filter(lambda x: x != 0))
+@settings(max_examples=200, deadline=None)
+def test_lowest_bit_is_the_index_of_the_lowest_set_bit(x):
+    """The sweep (and the ring's live packets) find set bits by ``_lowest_bit``."""
+    assert _lowest_bit_jit(np.int64(x)) == ((x & -x).bit_length() - 1)
+
+
+@njit(cache=True)
+def _lowest_bit_jit(x):
+    return K._lowest_bit(x)

@@ -41,7 +41,9 @@ packet arrivals (by packet index = ring * M + phase).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from skftl.numba_cache import drop_stale_cache
 from skftl.power import profiles
@@ -129,21 +131,24 @@ def _t(tb, to, table, i):
     return tb[to[table] + i]
 
 
-def _debruijn_table() -> np.ndarray:
-    table = np.zeros(64, np.int64)
-    for i in range(64):
-        table[(((1 << i) * _DEBRUIJN) % (1 << 64)) >> 58] = i
-    return table
+@intrinsic
+def _cttz(typingctx, x):
+    """LLVM's count of trailing zero bits (one ``tzcnt`` / ``bsf`` instruction); undefined
+    for 0."""
+    sig = types.int64(types.int64)
 
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
-_DEBRUIJN = 0x03F79D71B4CB0A89
-_BIT_INDEX = _debruijn_table()
+    return sig, codegen
 
 
 @njit(cache=True, inline="always")
 def _lowest_bit(x):
-    """Index of the lowest set bit of a non-zero int64 (de Bruijn multiplication)."""
-    return _BIT_INDEX[_u((((x & -x) * _DEBRUIJN) >> 58) & 63)]
+    """Index of the lowest set bit of a non-zero int64 (the accounting's sweep finds every
+    changing sample by it; a de Bruijn multiplication and table look-up used to cost a few
+    cycles more)."""
+    return _cttz(np.int64(x))
 
 
 @njit(cache=True, inline="always")
