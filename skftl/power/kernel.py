@@ -359,6 +359,20 @@ def _first_above(a, lo, hi, x):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _append_boundary(sky, rb, out, prev, x, d, level):
+    """Append boundary (time ``x``, change ``d``, level before ``level``) to row set ``rb``
+    of ``sky`` at ``out``; a time equal to the last one's (``prev``) merges into it.
+    Returns the new count and last time."""
+    if x == prev:
+        sky[_u(rb + 1), _u(out - 1)] += d
+        return out, prev
+    sky[_u(rb), _u(out)] = x
+    sky[_u(rb + 1), _u(out)] = d
+    sky[_u(rb + 2), _u(out)] = level
+    return out + 1, x
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _merge_env(sky, ra, i0, n_a, rb, level, start, ty, tb, to, hot):
     """Merge the DCC envelope of operation type ``ty`` starting at ``start`` into the sorted
     boundaries ``i0 .. n_a - 1`` of row set ``ra`` of ``sky`` (rows: time, change of level,
@@ -389,26 +403,11 @@ def _merge_env(sky, ra, i0, n_a, rb, level, start, ty, tb, to, hot):
             db -= tb[_u(l0 + ib - 1)]
         # the skyline's boundaries up to this one first (an equal time merges)
         while ia < n_a and sky[_u(ra), _u(ia)] <= xb:
-            x = sky[_u(ra), _u(ia)]
             d = sky[_u(ra + 1), _u(ia)]
+            out, prev = _append_boundary(sky, rb, out, prev, sky[_u(ra), _u(ia)], d, level)
             ia += 1
-            if x == prev:
-                sky[_u(rb + 1), _u(out - 1)] += d
-            else:
-                sky[_u(rb), _u(out)] = x
-                sky[_u(rb + 1), _u(out)] = d
-                sky[_u(rb + 2), _u(out)] = level
-                out += 1
-                prev = x
             level += d
-        if xb == prev:
-            sky[_u(rb + 1), _u(out - 1)] += db
-        else:
-            sky[_u(rb), _u(out)] = xb
-            sky[_u(rb + 1), _u(out)] = db
-            sky[_u(rb + 2), _u(out)] = level
-            out += 1
-            prev = xb
+        out, prev = _append_boundary(sky, rb, out, prev, xb, db, level)
         level += db
     for j in range(ia, n_a):
         sky[_u(rb), _u(out)] = sky[_u(ra), _u(j)]
