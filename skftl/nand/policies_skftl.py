@@ -133,17 +133,22 @@ def wanted_classes(S, chip, old_ppn, first, n_classes):
 
 
 @inline
+def nearest(x, k):
+    """The ``k``-th value by distance from ``x``, lower first: x, x-1, x+1, x-2, x+2, ...
+    (the allocator's class search; SK-RM's search for neighbouring racetracks)."""
+    d = (k + 1) >> 1
+    return x - d if k & 1 else x + d
+
+
+@inline
 def pop_free_nearest(S, chip, want, stream):
     """Open the oldest free block of the popcount class nearest ``want`` (by distance,
     lower first) for ``stream``; -1 when the chip has no free block."""
     n = S.prm[P_NLISTS]
-    for d in range(n):
-        if want - d >= 0:
-            b = pop_free(S, chip, want - d, stream)
-            if b >= 0:
-                return b
-        if d > 0 and want + d < n:
-            b = pop_free(S, chip, want + d, stream)
+    for k in range(2 * n - 1):
+        c = nearest(want, k)
+        if 0 <= c < n:
+            b = pop_free(S, chip, c, stream)
             if b >= 0:
                 return b
     return -1
@@ -153,13 +158,10 @@ def pop_free_nearest(S, chip, want, stream):
 def skftl_select_block(S, chip, old_ppn):
     n_classes = S.pstate[PS_CLASSES]
     want, want_page = wanted_classes(S, chip, old_ppn, S.pstate[PS_FIRST], n_classes)
-    for d in range(n_classes):
-        if want - d >= 0:
-            b = _best_in_class(S, chip, want - d, want_page)
-            if b >= 0:
-                return b
-        if d > 0 and want + d < n_classes:
-            b = _best_in_class(S, chip, want + d, want_page)
+    for k in range(2 * n_classes - 1):
+        c = nearest(want, k)
+        if 0 <= c < n_classes:
+            b = _best_in_class(S, chip, c, want_page)
             if b >= 0:
                 return b
     return -1

@@ -21,9 +21,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-# one popcount for the allocator and the cost model (SWAR, inlined into both kernels)
+# one popcount and one nearest-first search order for the allocator and the cost model (inlined)
 from skftl.nand import policies_skftl
-from skftl.nand.policies_skftl import popcount
+from skftl.nand.policies_skftl import nearest, popcount
 from skftl.numba_cache import drop_stale_cache
 
 drop_stale_cache(__file__, policies_skftl.__file__)
@@ -92,10 +92,12 @@ def _vcost(prm, dist, n):
 
 
 @inline
-def _neighbour(t, k):
-    """The ``k``-th racetrack searched from ``t``: t, t-1, t+1, t-2, t+2, ..."""
-    d = (k + 1) // 2
-    return t - d if k % 2 == 1 else t + d
+def _count_vshift(prm, ctr, t, u, m):
+    """Account moving ``m`` skyrmions vertically between racetracks ``u`` and ``t``."""
+    if u != t:
+        s = _vcost(prm, abs(u - t), m)
+        ctr[K_SHIFT] += s
+        ctr[K_VSHIFT] += s
 
 
 @inline
@@ -114,17 +116,14 @@ def _take(prm, buf, ctr, t, need):
     for k in range(2 * prm[Q_REACH] + 1):
         if need == 0:
             break
-        u = _neighbour(t, k)
+        u = nearest(t, k)
         if not _reachable(prm, t, u) or buf[u, 0] == 0:
             continue
         m = min(buf[u, 0], need)
         buf[u, 0] -= m
         need -= m
         ctr[K_REUSED] += m
-        if u != t:
-            s = _vcost(prm, abs(u - t), m)
-            ctr[K_SHIFT] += s
-            ctr[K_VSHIFT] += s
+        _count_vshift(prm, ctr, t, u, m)
     return need
 
 
@@ -135,17 +134,14 @@ def _park(prm, buf, ctr, t, extra):
     for k in range(2 * prm[Q_REACH] + 1):
         if extra == 0:
             break
-        u = _neighbour(t, k)
+        u = nearest(t, k)
         if not _reachable(prm, t, u) or buf[u, 1] <= buf[u, 0]:
             continue
         m = min(buf[u, 1] - buf[u, 0], extra)
         buf[u, 0] += m
         extra -= m
         ctr[K_PARKED] += m
-        if u != t:
-            s = _vcost(prm, abs(u - t), m)
-            ctr[K_SHIFT] += s
-            ctr[K_VSHIFT] += s
+        _count_vshift(prm, ctr, t, u, m)
     return extra
 
 
