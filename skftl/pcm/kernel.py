@@ -170,30 +170,21 @@ def _place(rs, cnt, hist, typ, chip, dirty, t, r, grouping, t_clean, t_dirty, t_
 
 
 @numba.njit(cache=True)
-def _flush(
-    k,
-    t,
-    rs,
-    cnt,
-    hist,
-    buf_lpn,
-    buf_t,
-    log_lpn,
-    log_slot,
-    dest_valid,
-    wear_log,
-    wear_data,
-    log_row,
-    n_chips,
-    log_rows,
-    refresh_units,
-    t_clean,
-    t_dirty,
-    t_read,
-    t_refresh,
-):
+def _residency(cnt, res):
+    """Account how long a buffered page waited for its log write."""
+    cnt[RESIDENCY_SUM] += res
+    if res > cnt[RESIDENCY_MAX]:
+        cnt[RESIDENCY_MAX] = res
+
+
+@numba.njit(cache=True)
+def _flush(k, t, rs, cnt, hist, log, log_row, log_rows, refresh_units, tm):
     """Write the first ``k`` buffered pages to log row ``log_row`` as one parallel clean
-    write issued no earlier than ``t``; merge when the log is full. Returns the next row."""
+    write issued no earlier than ``t``; merge when the log is full. Returns the next row.
+    ``log`` holds the buffer and log arrays, ``tm`` the four operation times."""
+    buf_lpn, buf_t, log_lpn, log_slot, dest_valid, wear_log, wear_data = log
+    t_clean, t_dirty, t_read, t_refresh = tm
+    n_chips = dest_valid.shape[0]
     _close(rs, cnt, hist, t_clean, t_dirty, t_read)
     issue = max(cnt[DEVICE_FREE], t)
     for i in range(k):
@@ -207,10 +198,7 @@ def _flush(
         log_slot[lpn] = slot
         dest_valid[lpn % n_chips] += 1
         wear_log[slot] += 1
-        res = issue - buf_t[i]
-        cnt[RESIDENCY_SUM] += res
-        if res > cnt[RESIDENCY_MAX]:
-            cnt[RESIDENCY_MAX] = res
+        _residency(cnt, issue - buf_t[i])
     cnt[CLEAN_ROUNDS] += 1
     cnt[FLUSHES] += 1
     cnt[FLUSHED_PAGES] += k
@@ -292,6 +280,8 @@ def run_kernel(
     dest_valid = np.zeros(n_chips, np.int64)
     buf_lpn = np.zeros(n_chips, np.int64)
     buf_t = np.zeros(n_chips, np.int64)
+    log = (buf_lpn, buf_t, log_lpn, log_slot, dest_valid, wear_log, wear_data)
+    tm = (t_clean, t_dirty, t_read, t_refresh)
     buf_n = 0
     log_row = 0
     rr = 0
@@ -302,27 +292,9 @@ def run_kernel(
         t = t_ns[i]
         r = req[i]
         if full and flush_timeout_ns > 0 and buf_n > 0 and t - buf_t[0] > flush_timeout_ns:
+            t_flush = buf_t[0] + flush_timeout_ns
             log_row = _flush(
-                buf_n,
-                buf_t[0] + flush_timeout_ns,
-                rs,
-                cnt,
-                hist,
-                buf_lpn,
-                buf_t,
-                log_lpn,
-                log_slot,
-                dest_valid,
-                wear_log,
-                wear_data,
-                log_row,
-                n_chips,
-                log_rows,
-                refresh_units,
-                t_clean,
-                t_dirty,
-                t_read,
-                t_refresh,
+                buf_n, t_flush, rs, cnt, hist, log, log_row, log_rows, refresh_units, tm
             )
             buf_n = 0
             cnt[TIMEOUT_FLUSHES] += 1
@@ -356,28 +328,7 @@ def run_kernel(
             buf_n += 1
             cnt[BUFFERED] += 1
             if buf_n == n_chips:
-                log_row = _flush(
-                    buf_n,
-                    t,
-                    rs,
-                    cnt,
-                    hist,
-                    buf_lpn,
-                    buf_t,
-                    log_lpn,
-                    log_slot,
-                    dest_valid,
-                    wear_log,
-                    wear_data,
-                    log_row,
-                    n_chips,
-                    log_rows,
-                    refresh_units,
-                    t_clean,
-                    t_dirty,
-                    t_read,
-                    t_refresh,
-                )
+                log_row = _flush(buf_n, t, rs, cnt, hist, log, log_row, log_rows, refresh_units, tm)
                 buf_n = 0
             continue
         if scheme == 1 and chip_of[p] < 0:
@@ -411,8 +362,5 @@ def run_kernel(
     if lpn.shape[0] > 0:
         end = t_ns[lpn.shape[0] - 1]
         for j in range(buf_n):
-            res = end - buf_t[j]
-            cnt[RESIDENCY_SUM] += res
-            if res > cnt[RESIDENCY_MAX]:
-                cnt[RESIDENCY_MAX] = res
+            _residency(cnt, end - buf_t[j])
     return cnt, wear_data, wear_log, hist
