@@ -12,7 +12,7 @@ from skftl.errors import ConfigError
 from skftl.nand import policies_ppb as pp
 from skftl.nand.invariants import check_invariants
 from tests.nand_reference import RefFtl
-from tests.test_nand_kernel import COUNTERS, make_ops
+from tests.test_nand_kernel import COUNTERS, make_ops, reference_for
 
 
 class RefPpb(RefFtl):
@@ -180,6 +180,37 @@ class RefPpbSk(RefPpb):
                 q[q.index(best)] = self.writable[key]
                 self.writable[key] = best
         return super().select_block(chip, stream, old)
+
+
+def kernel_matches_reference(build, ref_cls, sc, **extra) -> None:
+    """Build the kernel FTL with ``build`` and its reference ``ref_cls`` from scenario ``sc``
+    (``extra``: further settings both take), skip configurations the kernel rejects, and
+    compare them with ``check_against_reference``."""
+    try:
+        ftl = build(
+            geo=sc["geo"],
+            n_vbs=sc["n_vbs"],
+            max_open=sc["max_open"],
+            log=1 << 14,
+            hot_fraction=sc["hot_fraction"],
+            iron_hot_fraction=sc["iron_hot_fraction"],
+            cold_reads=sc["cold_reads"],
+            **extra,
+        )
+    except ConfigError:
+        assume(False)
+    ps = ftl.state.pstate
+    ref = reference_for(
+        ftl,
+        ref_cls,
+        n_vbs=sc["n_vbs"],
+        max_open=sc["max_open"],
+        hot_cap=int(ps[pp.H_HOT_CAP]),
+        iron_cap=int(ps[pp.H_IRON_CAP]),
+        cold_reads=sc["cold_reads"],
+        **extra,
+    )
+    check_against_reference(ftl, ref, sc)
 
 
 def check_against_reference(ftl, ref, sc) -> None:

@@ -13,8 +13,7 @@ from skftl.nand import Ftl, FtlConfig, Geometry, Timing
 from skftl.nand import policies_ppb as pp
 from skftl.nand.core import OPEN
 from skftl.nand.invariants import check_invariants
-from tests.ppb_reference import RefPpb, check_against_reference
-from tests.test_nand_kernel import reference_for
+from tests.ppb_reference import RefPpb, kernel_matches_reference
 
 TIMING = Timing(49_000, 600_000, 4_000_000, 533.0, page_speed="charge_trap_3d", speed_ratio=3.0)
 
@@ -60,31 +59,7 @@ def scenarios(draw):
 @given(scenarios())
 def test_kernel_matches_reference(sc):
     assume(sc["geo"].pages_per_block % sc["n_vbs"] == 0)
-    try:
-        ftl = ppb_ftl(
-            sc["policy"],
-            geo=sc["geo"],
-            n_vbs=sc["n_vbs"],
-            max_open=sc["max_open"],
-            log=1 << 14,
-            hot_fraction=sc["hot_fraction"],
-            iron_hot_fraction=sc["iron_hot_fraction"],
-            cold_reads=sc["cold_reads"],
-        )
-    except ConfigError:
-        assume(False)
-    ps = ftl.state.pstate
-    ref = reference_for(
-        ftl,
-        RefPpb,
-        policy=sc["policy"],
-        n_vbs=sc["n_vbs"],
-        max_open=sc["max_open"],
-        hot_cap=int(ps[pp.H_HOT_CAP]),
-        iron_cap=int(ps[pp.H_IRON_CAP]),
-        cold_reads=sc["cold_reads"],
-    )
-    check_against_reference(ftl, ref, sc)
+    kernel_matches_reference(ppb_ftl, RefPpb, sc, policy=sc["policy"])
 
 
 def _open_blocks_per_area(S):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skftl.errors import ConfigError
@@ -14,8 +14,7 @@ from skftl.nand import policies_ppb as pp
 from skftl.nand import policies_ppb_sk as pk
 from skftl.nand.invariants import check_invariants
 from skftl.nand.policies_skftl import block_bits
-from tests.ppb_reference import RefPpbSk, check_against_reference, popcount
-from tests.test_nand_kernel import reference_for
+from tests.ppb_reference import RefPpbSk, kernel_matches_reference, popcount
 from tests.test_ppb_policy import TIMING, _open_blocks_per_area, ppb_ftl
 
 
@@ -61,29 +60,7 @@ def scenarios(draw):
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_kernel_matches_reference(sc):
-    try:
-        ftl = sk_ftl(
-            geo=sc["geo"],
-            n_vbs=sc["n_vbs"],
-            max_open=sc["max_open"],
-            log=1 << 14,
-            hot_fraction=sc["hot_fraction"],
-            iron_hot_fraction=sc["iron_hot_fraction"],
-            cold_reads=sc["cold_reads"],
-        )
-    except ConfigError:
-        assume(False)
-    ps = ftl.state.pstate
-    ref = reference_for(
-        ftl,
-        RefPpbSk,
-        n_vbs=sc["n_vbs"],
-        max_open=sc["max_open"],
-        hot_cap=int(ps[pp.H_HOT_CAP]),
-        iron_cap=int(ps[pp.H_IRON_CAP]),
-        cold_reads=sc["cold_reads"],
-    )
-    check_against_reference(ftl, ref, sc)
+    kernel_matches_reference(sk_ftl, RefPpbSk, sc)
 
 
 def _churn(ftl, seed, rounds=6):
