@@ -76,11 +76,10 @@ C_WAITSINCE, C_NEED, C_QPTR, C_QEND, C_DCCS, C_DCCOP, C_ATOM, C_CHAN = 8, 9, 10,
 C_LOG = 16  # next free slot of the chip's log of atomic starts
 N_CFIELDS = 17
 # packet fields (packet ``p`` arrives at ``tm[n + p]``, in slot P_SLOT, at chip ``pkt_tgt[p]``);
-# P_LAST: slot of its last arrival (or of its creation); P_PASS: slot of an arrival skipped
-# because its target stopped waiting first (see ``_pass_on``), -1 if none;
+# P_LAST: slot of its last arrival (or of its creation);
 # P_RING, in the row of a ring's first packet only: bit ``phase`` set while that packet is alive
-P_ALIVE, P_TOK, P_KEY, P_SLOT, P_LAST, P_RING, P_PASS = 0, 1, 2, 3, 4, 5, 6
-N_PFIELDS = 7
+P_ALIVE, P_TOK, P_KEY, P_SLOT, P_LAST, P_RING = 0, 1, 2, 3, 4, 5
+N_PFIELDS = 6
 MAX_RING = 64  # chips per ring: P_RING's bits
 # globals (the first five are filled by ``account_current``)
 G_FLUSHED, G_MAXK1, G_CUR, G_PEAK, G_VIOL, G_PPZ, G_POOL, G_EVENTS = 0, 1, 2, 3, 4, 5, 6, 7
@@ -209,21 +208,7 @@ def _retarget(p, s_from, include_current, ch, tm, pk, prm, pkt_tgt):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _last_slot(p, t, ev, pk, prm):
-    """Packet ``p``'s P_LAST, counting the arrival ``_pass_on`` skipped (P_PASS) once it is
-    past: at time ``t`` during event ``ev`` (events at one time run op arrivals (-1), chips
-    (their index), then packets (n + packet index))."""
-    sp = pk[p, P_PASS]
-    if sp >= 0:
-        tp = sp * prm[R_HOP]
-        if tp < t or (tp == t and prm[R_N] + p < ev):
-            pk[p, P_LAST] = sp
-            pk[p, P_PASS] = -1
-    return pk[p, P_LAST]
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _announce(c, t, ev, ch, tm, pk, prm, pkt_tgt):
+def _announce(c, t, ch, tm, pk, prm, pkt_tgt):
     """Chip ``c`` may now absorb packets: let every packet that reaches it before its current
     target stop there instead."""
     m = prm[R_M]
@@ -242,25 +227,25 @@ def _announce(c, t, ev, ch, tm, pk, prm, pkt_tgt):
         if r < 0:
             r += m
         s = s_min + r
-        if s <= _last_slot(p, t, ev, pk, prm):
+        if s <= pk[p, P_LAST]:
             s += m
         if s * hop < tm[n + p] and _absorbs(c, p, ch, pk, prm):
             tm[n + p] = s * hop
             pk[p, P_SLOT] = s
             pkt_tgt[p] = c
-            if s <= pk[p, P_PASS]:  # it stops here or before the skipped arrival's chip
-                pk[p, P_PASS] = -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _pass_on(c, t, ev, ch, tm, pk, prm, pkt_tgt):
+def _pass_on(c, ch, tm, pk, prm, pkt_tgt):
     """Chip ``c`` stopped waiting: the packets bound for it would reach it, not be absorbed,
-    and go on. Re-target them now, from their slot at ``c``, instead of an event at that
-    arrival: every later change on their way re-targets them as it would have (a chip that
-    starts waiting announces itself, a target that stops passes them on, a merge
-    re-targets). Only P_LAST would differ, so the skipped arrival's slot is kept (P_PASS)
-    and counts once it is past (``_last_slot``); an earlier skipped arrival still to come
-    stays the one that counts (the skipped arrival there would have passed ``c`` by)."""
+    and go on (KMTPM sub-atomic: 28 such events per operation on R0). Re-target them now,
+    from their slot at ``c``, instead of an event at that arrival: every later change on
+    their way re-targets them as it would have (a chip that starts waiting announces itself,
+    a target that stops passes them on, a merge re-targets). The skipped arrival would have
+    set P_LAST to its slot s; P_LAST is read only at the current slot, by ``_announce`` and
+    ``_forward`` for the packet's position then, so it could matter only at time s * hop, at
+    ``c``, after the skipped arrival in event order: in a later packet's event at ``c`` in
+    slot s. No such packet exists (it would have the same phase: the same packet)."""
     pos = _ring_mod(c, prm)
     base = c - pos
     alive = pk[base, P_RING]
@@ -269,14 +254,11 @@ def _pass_on(c, t, ev, ch, tm, pk, prm, pkt_tgt):
         alive &= alive - 1
         p = base + phi
         if pkt_tgt[p] == c:
-            _last_slot(p, t, ev, pk, prm)
-            if pk[p, P_PASS] < 0:
-                pk[p, P_PASS] = pk[p, P_SLOT]
             _retarget(p, pk[p, P_SLOT], False, ch, tm, pk, prm, pkt_tgt)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _forward(c, t, ev, tok, key, ch, tm, pk, prm, pkt_tgt):
+def _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt):
     if tok == 0 and key == 0:
         return
     s = _ceil_div(t, prm[R_HOP])
@@ -285,8 +267,7 @@ def _forward(c, t, ev, tok, key, ch, tm, pk, prm, pkt_tgt):
     if pk[p, P_ALIVE] == 1:
         pk[p, P_TOK] += tok
         pk[p, P_KEY] |= key
-        include = _last_slot(p, t, ev, pk, prm) < s
-        pk[p, P_PASS] = -1  # re-targeted from here: no skipped arrival ahead
+        include = pk[p, P_LAST] < s
     else:
         pk[p, P_ALIVE] = 1
         pk[c - pos, P_RING] |= np.int64(1) << (p - c + pos)
@@ -578,7 +559,7 @@ def _ctrl_release(
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _attempt(c, t, ev, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns, wait_cnt,
+def _attempt(c, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns, wait_cnt,
              op_start, tb, to):  # fmt: skip
     """A waiting chip tries to start its next atomic operation under the scheme."""
     sch = prm[R_SCHEME]
@@ -623,15 +604,15 @@ def _attempt(c, t, ev, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait
             _start_atomic(
                 c, t, prm[R_COMP], ch, tm, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to
             )
-            _forward(c, t, ev, tok, key, ch, tm, pk, prm, pkt_tgt)
-            _pass_on(c, t, ev, ch, tm, pk, prm, pkt_tgt)
+            _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt)
+            _pass_on(c, ch, tm, pk, prm, pkt_tgt)
             _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to)
         else:
             if ch[c, C_KEY] == 0 and sch != NOKEY and ch[c, C_HT] > 0:
                 tok = ch[c, C_HT]
                 ch[c, C_HT] = 0
-                _forward(c, t, ev, tok, 0, ch, tm, pk, prm, pkt_tgt)
-            _announce(c, t, ev, ch, tm, pk, prm, pkt_tgt)
+                _forward(c, t, tok, 0, ch, tm, pk, prm, pkt_tgt)
+            _announce(c, t, ch, tm, pk, prm, pkt_tgt)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -778,7 +759,7 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
                             _ctrl_release(c, t, surplus, ch, tm, g, prm, chan_free, cq, lg,
                                           wait_ns, wait_cnt, op_start, tb, to)  # fmt: skip
                     else:
-                        _forward(c, t, c, surplus, 0, ch, tm, pk, prm, pkt_tgt)
+                        _forward(c, t, surplus, 0, ch, tm, pk, prm, pkt_tgt)
                 else:
                     ut = ch[c, C_UT]
                     ch[c, C_UT] = 0
@@ -799,7 +780,7 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
                             key = ch[c, C_KEY]
                             ch[c, C_HT] = 0
                             ch[c, C_KEY] = 0
-                            _forward(c, t, c, tok, key, ch, tm, pk, prm, pkt_tgt)
+                            _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt)
                         _dispatch(c, t, ch, tm, op_type, op_arr, chip_q, chan_free, xfer)
                         _run_without_decisions(
                             c, ch, tm, g, prm, lg, op_issue, op_start, wait_ns, wait_cnt, tb, to
@@ -809,7 +790,6 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
             c = pkt_tgt[p]
             s = pk[p, P_SLOT]
             pk[p, P_LAST] = s
-            pk[p, P_PASS] = -1
             g[G_HOPS] += 1
             if _absorbs(c, p, ch, pk, prm):
                 ch[c, C_HT] += pk[p, P_TOK]
@@ -826,7 +806,7 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
             else:
                 _retarget(p, s, False, ch, tm, pk, prm, pkt_tgt)
         if att >= 0:  # one call site: the scheme's decision is inlined once
-            _attempt(att, t, idx, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
+            _attempt(att, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
                      wait_cnt, op_start, tb, to)  # fmt: skip
         if prm[R_CHECK] != 0 and sch != NPM and sch != PPM and sch != DCC:
             _check_tokens(ch, pk, g, prm)
@@ -878,11 +858,10 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
         ch[c, C_LOG] = log_off[c]
     for p in range(n):
         pk[p, P_LAST] = -1
-        pk[p, P_PASS] = -1
     if is_ring:
         # all tokens and the key start at the first chip of each ring, leaving at slot 0
         for r in range(n // m):
-            _forward(r * m, 0, -1, prm[R_TT], 1 if sch != NOKEY else 0, ch, tm, pk, prm, pkt_tgt)
+            _forward(r * m, 0, prm[R_TT], 1 if sch != NOKEY else 0, ch, tm, pk, prm, pkt_tgt)
     if sch == CTRL:
         g[G_POOL] = prm[R_TT]
     _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, op_start, op_done,
