@@ -883,18 +883,39 @@ def _stretch(k0, k1, cur, pb, rbin, series):
     return k1 - k0 if cur > pb else 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _next_atomic(i, i_end, lg, tb, to):
-    """From log entry ``i`` on, the first atomic operation whose current changes at all:
-    (its entry, first sample, first and end change point); first sample INF if none."""
-    while i < i_end:
-        a = lg[i, 1]
-        n_cp = tb[to[A_CP_LEN] + a]
+CP_BITS = 32  # a prepared log entry packs its first and end change point in one word
+
+
+@njit(cache=True, _nrt=False)
+def _prepare_log(lg, i0, i1, tb, to):
+    """Rewrite one chip's log entries ``i0 .. i1 - 1`` in place as the fill reads them: first
+    sample (ceil(start / 40 ns)), first change point | end change point << CP_BITS; entries
+    whose current never changes are dropped. Returns the new end. The entries are
+    independent, so this loop pipelines; the fill's switch to the next entry (30 per
+    operation under the ring schemes, one per atomic operation) is then two loads instead of
+    a chain of look-ups."""
+    cp_off = to[A_CP_OFF]
+    cp_len = to[A_CP_LEN]
+    w = i0
+    for i in range(i0, i1):
+        a = lg[_u(i), 1]
+        j = tb[_u(cp_off + a)]
+        n_cp = tb[_u(cp_len + a)]
+        lg[_u(w), 0] = _ceil_div(lg[_u(i), 0], S_NS)
+        lg[_u(w), 1] = j | ((j + n_cp) << CP_BITS)
         if n_cp > 0:
-            j = tb[to[A_CP_OFF] + a]
-            return i, _ceil_div(lg[i, 0], S_NS), j, j + n_cp
-        i += 1
-    return i, INF, 0, 0
+            w += 1
+    return w
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _entry(i, i_end, lg):
+    """Prepared log entry ``i``: (first sample, first and end change point); first sample
+    INF past the end."""
+    if i >= i_end:
+        return INF, 0, 0
+    v = lg[_u(i), 1]
+    return lg[_u(i), 0], v & ((np.int64(1) << CP_BITS) - 1), v >> CP_BITS
 
 
 @njit(cache=True)
@@ -905,13 +926,15 @@ def account_current(lg, log_off, log_end, tb, to, pb, rbin, series, stats):
     from ceil(ts / 40 ns) on. Each chip's log is in time order, so its change points come
     sorted; blocks of ``block`` samples are filled from every chip's stream in turn (a tight
     loop over local variables) into a small difference array with one bit per changing
-    sample, then swept, a stretch of constant current in one step."""
+    sample, then swept, a stretch of constant current in one step. Rewrites ``lg``
+    (``_prepare_log``)."""
     n = len(log_end)
     block = 8192
     diff = np.zeros(block, np.int64)
     bits = np.zeros(block // 64, np.int64)
     # per chip: log entry, first sample of the atomic, change point and its end, next change
     li = np.empty(n, np.int64)
+    le = np.empty(n, np.int64)
     kb = np.empty(n, np.int64)
     j = np.empty(n, np.int64)
     je = np.empty(n, np.int64)
@@ -920,7 +943,9 @@ def account_current(lg, log_off, log_end, tb, to, pb, rbin, series, stats):
     cpd = to[CP_D]
     k_lo = INF
     for c in range(n):
-        li[c], kb[c], j[c], je[c] = _next_atomic(log_off[c], log_end[c], lg, tb, to)
+        li[c] = log_off[c]
+        le[c] = _prepare_log(lg, log_off[c], log_end[c], tb, to)
+        kb[c], j[c], je[c] = _entry(li[c], le[c], lg)
         nk[c] = kb[c] + tb[cpk + j[c]] if kb[c] < INF else INF
         k_lo = min(k_lo, nk[c])
     viol = 0
@@ -937,14 +962,15 @@ def account_current(lg, log_off, log_end, tb, to, pb, rbin, series, stats):
             if nkc >= k_hi:
                 k_next = min(k_next, nkc)
                 continue
-            i, i_end, kbc, jc, jend = li[c], log_end[c], kb[c], j[c], je[c]
+            i, i_end, kbc, jc, jend = li[c], le[c], kb[c], j[c], je[c]
             while nkc < k_hi:
                 x = nkc - k_lo
                 diff[_u(x)] += tb[_u(cpd + jc)]
                 bits[_u(x >> 6)] |= np.int64(1) << (x & 63)
                 jc += 1
                 if jc == jend:
-                    i, kbc, jc, jend = _next_atomic(i + 1, i_end, lg, tb, to)
+                    i += 1
+                    kbc, jc, jend = _entry(i, i_end, lg)
                     if kbc == INF:
                         nkc = INF
                         break
