@@ -76,10 +76,11 @@ C_WAITSINCE, C_NEED, C_QPTR, C_QEND, C_DCCS, C_DCCOP, C_ATOM, C_CHAN = 8, 9, 10,
 C_LOG = 16  # next free slot of the chip's log of atomic starts
 N_CFIELDS = 17
 # packet fields (packet ``p`` arrives at ``tm[n + p]``, in slot P_SLOT, at chip ``pkt_tgt[p]``);
-# P_LAST: slot of its last arrival (or of its creation);
-# P_RING, in the row of a ring's first packet only: bit ``phase`` set while that packet is alive
-P_ALIVE, P_TOK, P_KEY, P_SLOT, P_LAST, P_RING = 0, 1, 2, 3, 4, 5
-N_PFIELDS = 6
+# P_LAST: slot of its last arrival (or of its creation); in the row of a ring's first packet
+# only: P_RING, bit ``phase`` set while that packet is alive, and P_WAIT, bit ``position`` set
+# while that chip waits (see ``_attempt``)
+P_ALIVE, P_TOK, P_KEY, P_SLOT, P_LAST, P_RING, P_WAIT = 0, 1, 2, 3, 4, 5, 6
+N_PFIELDS = 7
 MAX_RING = 64  # chips per ring: P_RING's bits
 # globals (the first five are filled by ``account_current``)
 G_FLUSHED, G_MAXK1, G_CUR, G_PEAK, G_VIOL, G_PPZ, G_POOL, G_EVENTS = 0, 1, 2, 3, 4, 5, 6, 7
@@ -183,28 +184,46 @@ def _absorbs(c, p, ch, pk, prm):
     return ch[c, C_HT] + pk[p, P_TOK] >= ch[c, C_NEED]
 
 
+@njit(cache=True, inline="always")
+def _rotate(w, r, m):
+    """Mask ``w`` of an ``m``-bit ring (m <= 64) rotated so that bit ``r`` becomes bit 0."""
+    if r == 0:
+        return w
+    full = ~((np.int64(-1) << (m - 1)) << 1)  # m ones (all 64 for m = 64, no overflow)
+    return ((w >> r) & ((np.int64(1) << (m - r)) - 1)) | ((w << (m - r)) & full)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _retarget(p, s_from, include_current, ch, tm, pk, prm, pkt_tgt):
     """Point packet ``p`` (at its position of slot ``s_from``) at the first chip on its way
-    that would absorb it; no event if none would."""
+    that would absorb it; no event if none would. Only waiting chips absorb, so only the
+    ring's waiting chips are checked, in the order the packet meets them: the ring's mask of
+    waiting chips rotated to start at the packet's position (its own chip, when not
+    included, comes last, a lap later)."""
     m = prm[R_M]
     n = prm[R_N]
     phi = _ring_mod(p, prm)
     base = p - phi
-    k0 = 0 if include_current else 1
-    pos = _ring_mod(phi + s_from + k0, prm)  # ring position after k0 hops, then advanced
-    for k in range(k0, m + 1):
-        c = base + pos
-        if _absorbs(c, p, ch, pk, prm):
-            tm[n + p] = (s_from + k) * prm[R_HOP]
-            pk[p, P_SLOT] = s_from + k
-            pkt_tgt[p] = c
-            return
-        pos += 1
-        if pos == m:
-            pos = 0
-    tm[n + p] = INF
-    pkt_tgt[p] = -1
+    pos0 = _ring_mod(phi + s_from, prm)  # the packet's position in slot s_from
+    w = _rotate(pk[base, P_WAIT], pos0, m)  # bit k: the chip k hops on waits
+    own = w & 1 if not include_current else 0
+    w ^= own
+    best = -1
+    while w != 0:
+        k = _lowest_bit(w)
+        w &= w - 1
+        if _absorbs(base + _ring_mod(pos0 + k, prm), p, ch, pk, prm):
+            best = k
+            break
+    if best < 0 and own != 0 and _absorbs(base + pos0, p, ch, pk, prm):
+        best = m
+    if best >= 0:
+        tm[n + p] = (s_from + best) * prm[R_HOP]
+        pk[p, P_SLOT] = s_from + best
+        pkt_tgt[p] = base + _ring_mod(pos0 + best, prm)
+    else:
+        tm[n + p] = INF
+        pkt_tgt[p] = -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -594,7 +613,12 @@ def _attempt(c, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
             g[G_QLEN] += 1
     else:
         need = ch[c, C_NEED]
+        # a chip of a ring waits exactly when its last attempt failed (it begins waiting only
+        # right before one): the ring's mask of waiting chips is kept here
+        pos = _ring_mod(c, prm)
+        bit = np.int64(1) << pos
         if ch[c, C_HT] >= need and (sch != MTPM or ch[c, C_KEY] == 1):
+            pk[c - pos, P_WAIT] &= ~bit
             ch[c, C_HT] -= need
             ch[c, C_UT] = need
             tok = ch[c, C_HT]
@@ -605,9 +629,11 @@ def _attempt(c, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
                 c, t, prm[R_COMP], ch, tm, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to
             )
             _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt)
-            _pass_on(c, ch, tm, pk, prm, pkt_tgt)
+            if sch == KMTPM_SA:
+                _pass_on(c, ch, tm, pk, prm, pkt_tgt)
             _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to)
         else:
+            pk[c - pos, P_WAIT] |= bit
             if ch[c, C_KEY] == 0 and sch != NOKEY and ch[c, C_HT] > 0:
                 tok = ch[c, C_HT]
                 ch[c, C_HT] = 0
