@@ -197,33 +197,26 @@ def _rotate(w, r, m):
 def _retarget(p, s_from, include_current, ch, tm, pk, prm, pkt_tgt):
     """Point packet ``p`` (at its position of slot ``s_from``) at the first chip on its way
     that would absorb it; no event if none would. Only waiting chips absorb, so only the
-    ring's waiting chips are checked, in the order the packet meets them: the ring's mask of
-    waiting chips rotated to start at the packet's position (its own chip, when not
-    included, comes last, a lap later)."""
-    m = prm[R_M]
+    ring's waiting chips are checked, in the order the packet meets them (the ring's mask of
+    waiting chips rotated to start at the packet's first stop: its own chip when included,
+    else the next one, its own chip then coming last, a lap later)."""
     n = prm[R_N]
     phi = _ring_mod(p, prm)
     base = p - phi
-    pos0 = _ring_mod(phi + s_from, prm)  # the packet's position in slot s_from
-    w = _rotate(pk[base, P_WAIT], pos0, m)  # bit k: the chip k hops on waits
-    own = w & 1 if not include_current else 0
-    w ^= own
-    best = -1
+    k0 = 0 if include_current else 1
+    pos0 = _ring_mod(phi + s_from + k0, prm)  # the first chip it may stop at, k0 hops on
+    w = _rotate(pk[base, P_WAIT], pos0, prm[R_M])  # bit j: the chip k0 + j hops on waits
     while w != 0:
-        k = _lowest_bit(w)
+        j = _lowest_bit(w)
         w &= w - 1
-        if _absorbs(base + _ring_mod(pos0 + k, prm), p, ch, pk, prm):
-            best = k
-            break
-    if best < 0 and own != 0 and _absorbs(base + pos0, p, ch, pk, prm):
-        best = m
-    if best >= 0:
-        tm[n + p] = (s_from + best) * prm[R_HOP]
-        pk[p, P_SLOT] = s_from + best
-        pkt_tgt[p] = base + _ring_mod(pos0 + best, prm)
-    else:
-        tm[n + p] = INF
-        pkt_tgt[p] = -1
+        c = base + _ring_mod(pos0 + j, prm)
+        if _absorbs(c, p, ch, pk, prm):
+            tm[n + p] = (s_from + k0 + j) * prm[R_HOP]
+            pk[p, P_SLOT] = s_from + k0 + j
+            pkt_tgt[p] = c
+            return
+    tm[n + p] = INF
+    pkt_tgt[p] = -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
