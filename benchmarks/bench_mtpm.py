@@ -3,8 +3,8 @@ second with 40 ns current accounting on 8 chips, per scheme and read mix.
 
 Run: PYTHONPATH=. python benchmarks/bench_mtpm.py [--n 50000] [--scheme KMTPM_SA] [--mix 50]
 Prints NAND ops/s (wall clock, and per CPU second for a shared machine), atomic operations
-started per s, kernel events per NAND operation and CPU ns per event, 40 ns current samples
-accounted per s, and peak memory. The first call compiles (cached afterwards); it is not
+started per s, kernel events per NAND operation (of which packet arrivals) and CPU ns per
+event, 40 ns current samples accounted per s, and peak memory. The first call compiles (cached afterwards); it is not
 timed.
 """
 
@@ -56,6 +56,7 @@ def main() -> None:
                 f" {len(ops) / best:11,.0f} NAND ops/s (CPU time: {len(ops) / cpu:11,.0f})"
                 f" {st['atomic_starts'] / best:12,.0f} atomic ops/s"
                 f" {st['events'] / len(ops):6.1f} events/op"
+                f" ({st['packet_arrivals'] / len(ops):5.1f} packet)"
                 f" ({cpu / st['events'] * 1e9:4.0f} ns each)"
                 f" {st['flushed_samples'] / best / 1e6:8,.0f} M samples/s"
                 f" (simulated {res.makespan_ns / 1e6:8.1f} ms)  peak RSS {peak_rss_mib():,.0f} MiB",
