@@ -4,8 +4,8 @@ second with 40 ns current accounting on 8 chips, per scheme and read mix.
 Run: PYTHONPATH=. python benchmarks/bench_mtpm.py [--n 50000] [--scheme KMTPM_SA] [--mix 50]
 Prints NAND ops/s (wall clock, and per CPU second for a shared machine), atomic operations
 started per s, kernel events per NAND operation (of which packet arrivals) and CPU ns per
-event, 40 ns current samples accounted per s, and peak memory. The first call compiles (cached afterwards); it is not
-timed.
+event, 40 ns current samples accounted per s, and peak memory. The first call compiles
+(cached afterwards); it is not timed.
 """
 
 from __future__ import annotations
