@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from skftl.power.device import Device
+from skftl.power.kernel import _rotate
 from skftl.power.profiles import ATOMICS, LEVEL_UNIT, SAMPLE_NS, Profiles, load_profiles
 from skftl.power.sim import OpStream, simulate
 from skftl.power.tokens import TokenModel
@@ -222,3 +223,20 @@ def test_dcc_reserves_nothing_for_an_operation_still_on_the_channel():
         assert np.array_equal(res.op_start, ref["op_start"])
         assert np.array_equal(res.op_done, ref["op_done"])
         assert res.violations == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([1, 2, 3, 8, 33, 63, 64]).flatmap(
+        lambda m: st.tuples(st.just(m), st.integers(0, m - 1), st.integers(0, 2**m - 1))
+    )
+)
+@example((64, 1, 2**63 + 2))  # the sign bit must move like any other (no sign extension)
+@example((64, 63, 2**63 + 1))
+def test_ring_mask_rotation(case):
+    """A packet is re-targeted by walking its ring's mask of waiting chips rotated to its
+    first stop (``_rotate``): any ring size up to 64 chips (the mask's sign bit)."""
+    m, r, w = case
+    want = ((w >> r) | (w << (m - r))) & ((1 << m) - 1)
+    got = int(_rotate(np.int64(w - 2**64 if w >= 2**63 else w), r, m))
+    assert got % 2**64 == want
