@@ -12,7 +12,12 @@ from skftl.errors import ConfigError
 from skftl.nand import policies_ppb as pp
 from skftl.nand.invariants import check_invariants
 from tests.nand_reference import RefFtl
-from tests.test_nand_kernel import COUNTERS, make_ops, reference_for
+from tests.test_nand_kernel import (
+    COUNTERS,
+    make_ops,
+    reference_for,
+    run_kernel_and_reference,
+)
 
 
 class RefPpb(RefFtl):
@@ -219,30 +224,7 @@ def check_against_reference(ftl, ref, sc) -> None:
     PPB statistics and FTL invariants, and PPB's life-cycle rules on the reference run."""
     lpn, op, _, request, time_ns = make_ops(ftl, sc["n_ops"], sc["lpn_frac"], sc["seed"])
     hot = (np.random.default_rng(sc["seed"] + 1).random(len(lpn)) < 0.4).astype(np.int8)
-    n_req = int(request[-1]) + 1
-    log = []
-    try:
-        done = ftl.run_pages(
-            lpn,
-            op,
-            stream=hot,
-            request=request,
-            time_ns=time_ns,
-            n_requests=n_req,
-            on_log=lambda *a: log.extend(zip(*(x.tolist() for x in a), strict=True)),
-        )
-        kernel_failed = False
-    except ConfigError:
-        kernel_failed = True
-    try:
-        ref_done = ref.run(
-            zip(*(x.tolist() for x in (lpn, op, hot, request, time_ns)), strict=True), n_req
-        )
-        ref_failed = False
-    except (AssertionError, RuntimeError):
-        ref_failed = True
-    assert kernel_failed == ref_failed
-    assume(not kernel_failed)
+    done, log, _, ref_done = run_kernel_and_reference(ftl, ref, (lpn, op, hot, request, time_ns))
     S = ftl.state
     assert {k: ftl.counters()[k] for k in COUNTERS} == ref.c
     assert done.tolist() == ref_done

@@ -89,19 +89,15 @@ def reference_for(ftl: Ftl, cls: type[RefFtl] = RefFtl, **extra) -> RefFtl:
     )
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scenarios())
-def test_kernel_matches_reference(scenario):
-    geo, cfg, timing, n_ops, lpn_frac, seed = scenario
-    try:
-        ftl = Ftl(geo, timing, cfg, log_capacity=4096, flash_log_capacity=2048)
-    except ConfigError:
-        assume(False)
-    lpn, op, stream, request, time_ns = make_ops(ftl, n_ops, lpn_frac, seed)
-    ref = reference_for(ftl)
-    log = []
-    flash = []
+def run_kernel_and_reference(ftl: Ftl, ref: RefFtl, ops, *, flash: bool = False):
+    """Replay ``ops`` (``make_ops``' arrays) through the kernel ``ftl`` and its reference
+    ``ref``; both must fail alike (a rejected configuration is skipped). Returns the kernel's
+    completion times and mapping log (and flash log, with ``flash``), then the reference's
+    completion times."""
+    lpn, op, stream, request, time_ns = ops
     n_req = int(request[-1]) + 1
+    log, flash_log = [], []
+    kw = {"on_flash": lambda *a: flash_log.extend(_rows(a))} if flash else {}
     try:
         done = ftl.run_pages(
             lpn,
@@ -110,29 +106,38 @@ def test_kernel_matches_reference(scenario):
             request=request,
             time_ns=time_ns,
             n_requests=n_req,
-            on_log=lambda *a: log.extend(zip(*(x.tolist() for x in a), strict=True)),
-            on_flash=lambda *a: flash.extend(zip(*(x.tolist() for x in a), strict=True)),
+            on_log=lambda *a: log.extend(_rows(a)),
+            **kw,
         )
         kernel_failed = False
     except ConfigError:
         kernel_failed = True
     try:
-        ref_done = ref.run(
-            zip(
-                lpn.tolist(),
-                op.tolist(),
-                stream.tolist(),
-                request.tolist(),
-                time_ns.tolist(),
-                strict=True,
-            ),
-            n_req,
-        )
+        ref_done = ref.run(_rows(ops), n_req)
         ref_failed = False
     except (AssertionError, RuntimeError):
         ref_failed = True
     assert kernel_failed == ref_failed
     assume(not kernel_failed)
+    return done, log, flash_log, ref_done
+
+
+def _rows(arrays):
+    return zip(*(x.tolist() for x in arrays), strict=True)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios())
+def test_kernel_matches_reference(scenario):
+    geo, cfg, timing, n_ops, lpn_frac, seed = scenario
+    try:
+        ftl = Ftl(geo, timing, cfg, log_capacity=4096, flash_log_capacity=2048)
+    except ConfigError:
+        assume(False)
+    ref = reference_for(ftl)
+    done, log, flash, ref_done = run_kernel_and_reference(
+        ftl, ref, make_ops(ftl, n_ops, lpn_frac, seed), flash=True
+    )
     c = ftl.counters()
     assert {k: c[k] for k in COUNTERS} == ref.c
     assert done.tolist() == ref_done
