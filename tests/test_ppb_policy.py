@@ -11,28 +11,38 @@ from hypothesis import strategies as st
 from skftl.errors import ConfigError
 from skftl.nand import Ftl, FtlConfig, Geometry, Timing
 from skftl.nand import policies_ppb as pp
+from skftl.nand import policies_ppb_sk as pk
 from skftl.nand.core import OPEN
 from skftl.nand.invariants import check_invariants
+from skftl.nand.policies_skftl import block_bits
 from tests.ppb_reference import RefPpb, kernel_matches_reference
 
 TIMING = Timing(49_000, 600_000, 4_000_000, 533.0, page_speed="charge_trap_3d", speed_ratio=3.0)
 
 
 def ppb_ftl(policy="ppb", *, geo=None, n_vbs=2, max_open=2, spare=0.35, log=0, **kw) -> Ftl:
+    """A small FTL with PPB (``ppb``), the naive split (``ppb_split``) or PPB with SK-FTL's
+    allocator (``ppb_sk``, with its popcount-class free lists) attached."""
     geo = geo or Geometry(2, 1, 1, 40, 16, 4096)
-    low = (2 if policy == "ppb" else 1) * max_open + 1
-    low = max(low, 5)
+    low = max((1 if policy == "ppb_split" else 2) * max_open + 1, 5)
+    extra = {"n_free_lists": block_bits(geo.n_blocks) + 1} if policy == "ppb_sk" else {}
     cfg = FtlConfig(
-        spare_factor=spare, gc_low_blocks=low, gc_high_blocks=low + 1, n_streams=4, policy=policy
+        spare_factor=spare,
+        gc_low_blocks=low,
+        gc_high_blocks=low + 1,
+        n_streams=4,
+        policy=policy,
+        **extra,
     )
     ftl = Ftl(geo, TIMING, cfg, log_capacity=log)
-    pp.attach(ftl, n_vbs=n_vbs, max_open=max_open, **kw)
+    (pk if policy == "ppb_sk" else pp).attach(ftl, n_vbs=n_vbs, max_open=max_open, **kw)
     return ftl
 
 
 @st.composite
-def scenarios(draw):
-    n_vbs = draw(st.sampled_from([2, 2, 4, 8]))
+def scenarios(draw, policies=("ppb", "ppb", "ppb_split"), n_vbs=(2, 2, 4, 8), max_open=3):
+    """A random PPB configuration and workload: ``policies``, ``n_vbs`` the choices drawn
+    from, ``max_open`` the largest number of open blocks."""
     geo = Geometry(
         channels=draw(st.integers(1, 2)),
         chips_per_channel=1,
@@ -42,10 +52,10 @@ def scenarios(draw):
         page_size=4096,
     )
     return dict(
-        policy=draw(st.sampled_from(["ppb", "ppb", "ppb_split"])),
+        policy=draw(st.sampled_from(policies)),
         geo=geo,
-        n_vbs=n_vbs,
-        max_open=draw(st.integers(1, 3)),
+        n_vbs=draw(st.sampled_from(n_vbs)),
+        max_open=draw(st.integers(1, max_open)),
         hot_fraction=draw(st.floats(0.0, 0.3)),
         iron_hot_fraction=draw(st.floats(0.0, 0.2)),
         cold_reads=draw(st.integers(1, 3)),

@@ -6,59 +6,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from skftl.errors import ConfigError
 from skftl.nand import Ftl, FtlConfig, Geometry
 from skftl.nand import policies_ppb as pp
 from skftl.nand import policies_ppb_sk as pk
 from skftl.nand.invariants import check_invariants
-from skftl.nand.policies_skftl import block_bits
 from tests.ppb_reference import RefPpbSk, kernel_matches_reference, popcount
-from tests.test_ppb_policy import TIMING, _open_blocks_per_area, ppb_ftl
+from tests.test_ppb_policy import TIMING, _open_blocks_per_area, ppb_ftl, scenarios
 
 
-def sk_ftl(*, geo=None, n_vbs=2, max_open=2, spare=0.35, log=0, **kw) -> Ftl:
-    geo = geo or Geometry(2, 1, 1, 40, 16, 4096)
-    low = max(2 * max_open + 1, 5)
-    cfg = FtlConfig(
-        spare_factor=spare,
-        gc_low_blocks=low,
-        gc_high_blocks=low + 1,
-        n_streams=4,
-        policy="ppb_sk",
-        n_free_lists=block_bits(geo.n_blocks) + 1,
-    )
-    ftl = Ftl(geo, TIMING, cfg, log_capacity=log)
-    pk.attach(ftl, n_vbs=n_vbs, max_open=max_open, **kw)
-    return ftl
-
-
-@st.composite
-def scenarios(draw):
-    geo = Geometry(
-        channels=draw(st.integers(1, 2)),
-        chips_per_channel=1,
-        planes_per_chip=1,
-        blocks_per_plane=draw(st.integers(24, 40)),
-        pages_per_block=draw(st.sampled_from([8, 16])),
-        page_size=4096,
-    )
-    return dict(
-        geo=geo,
-        n_vbs=draw(st.sampled_from([2, 2, 4])),
-        max_open=draw(st.integers(1, 4)),
-        hot_fraction=draw(st.floats(0.0, 0.3)),
-        iron_hot_fraction=draw(st.floats(0.0, 0.2)),
-        cold_reads=draw(st.integers(1, 3)),
-        n_ops=draw(st.integers(1, 3000)),
-        lpn_frac=draw(st.floats(0.05, 1.0)),
-        seed=draw(st.integers(0, 2**32 - 1)),
-    )
+def sk_ftl(**kw) -> Ftl:
+    return ppb_ftl("ppb_sk", **kw)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scenarios())
+@given(scenarios(policies=("ppb_sk",), n_vbs=(2, 2, 4), max_open=4))
 def test_kernel_matches_reference(sc):
     kernel_matches_reference(sk_ftl, RefPpbSk, sc)
 
