@@ -1,0 +1,9 @@
+"""Study `ftl`: validation of the NAND/FTL model (skftl.nand).
+
+The study's three parts: `simulate` (config -> dataset), `claims` (every claim of the
+paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook draws).
+"""
+
+from skftl.studies.ftl import claims, figures
+from skftl.studies.ftl.claims import CLAIMS, READINGS
+from skftl.studies.ftl.simulate import *  # noqa: F403  (run and the study's public names)

@@ -1,0 +1,154 @@
+"""The scorecard: every study's claims registry evaluated on its dataset
+(``results/<id>/headline.csv``, ``readings.csv``), combined into ``results/scorecard.csv``
+and ``figures/scorecard.png``, and printed by ``skftl scorecard``."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # the scorecard is drawn by the workflow and the CLI, never shown
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import xarray as xr  # noqa: E402
+
+from skftl.errors import ConfigError  # noqa: E402
+from skftl.io import write_csv  # noqa: E402
+from skftl.plot import save_figure, use_style  # noqa: E402
+from skftl.studies.claims import VERDICTS, WORKLOAD_KINDS, by_reading, evaluate  # noqa: E402
+from skftl.studies.registry import STUDIES, study_module  # noqa: E402
+
+VERDICT_COLORS = {
+    "held": "#4c9a5b",
+    "direction only": "#e0b040",
+    "missed": "#c44e52",
+    "not modelled": "#9a9a9a",
+    "not evaluated": "#d9d9d9",
+}
+
+
+def headline(study: str, ds: xr.Dataset) -> pd.DataFrame:
+    """The study's registry evaluated under its default reading: its scorecard rows."""
+    module = study_module(study)
+    return evaluate(module.CLAIMS, ds, module.READINGS.default)
+
+
+def readings(study: str, ds: xr.Dataset) -> pd.DataFrame:
+    """Every reading-dependent claim of the study under every named reading."""
+    module = study_module(study)
+    return by_reading(module.CLAIMS, ds, module.READINGS)
+
+
+def write_scored(study: str, ds: xr.Dataset, out_dir: str | Path) -> list[Path]:
+    """Write ``headline.csv`` and ``readings.csv`` of a study into ``out_dir`` (atomically)."""
+    out = Path(out_dir)
+    return [
+        write_csv(headline(study, ds), out / "headline.csv"),
+        write_csv(readings(study, ds), out / "readings.csv"),
+    ]
+
+
+def combine(headlines: dict[str, str | Path]) -> pd.DataFrame:
+    """One table of every study's scorecard rows (study -> its headline.csv), study first."""
+    frames = []
+    for study, path in headlines.items():
+        path = Path(path)
+        if not path.is_file():
+            raise ConfigError(f"scorecard: {path} (study {study}) not found; run the study first")
+        df = pd.read_csv(path, keep_default_na=False, na_values=[""])
+        missing = {"claim", "verdict", "workload_kind"} - set(df.columns)
+        if missing:
+            raise ConfigError(
+                f"scorecard: {path} has no column(s) {sorted(missing)}; it predates the claims "
+                "registry: run the study again"
+            )
+        frames.append(df.assign(study=study))
+    cols = ["study"] + [c for c in frames[0].columns if c != "study"] if frames else ["study"]
+    return pd.concat(frames, ignore_index=True)[cols] if frames else pd.DataFrame(columns=cols)
+
+
+def counts(card: pd.DataFrame, by_kind: bool = False) -> pd.DataFrame:
+    """Claims per verdict (columns, in :data:`VERDICTS` order), per study (and workload kind)."""
+    index = ["study", "workload_kind"] if by_kind else ["study"]
+    table = card.groupby(index + ["verdict"]).size().unstack("verdict", fill_value=0)
+    table = table.reindex(columns=list(VERDICTS), fill_value=0)
+    table["total"] = table.sum(axis=1)
+    order = [s for s in STUDIES if s in table.index.get_level_values("study")]
+    return table.reindex(order, level="study") if by_kind else table.reindex(order)
+
+
+def figure(card: pd.DataFrame) -> plt.Figure:
+    """Per study and workload kind, the claims held / direction only / missed / not modelled /
+    not evaluated, as stacked horizontal bars."""
+    use_style()
+    table = counts(card, by_kind=True).drop(columns="total")
+    kinds = {k: i for i, k in enumerate(WORKLOAD_KINDS)}
+    table = table.sort_index(
+        key=lambda idx: idx.map(kinds) if idx.name == "workload_kind" else idx.map(
+            {s: i for i, s in enumerate(STUDIES)}
+        )
+    )
+    labels = [f"{s} · {k}" for s, k in table.index]
+    fig, ax = plt.subplots(figsize=(7.5, 0.32 * len(labels) + 1.4))
+    left = pd.Series(0, index=table.index)
+    y = range(len(labels))
+    for verdict in VERDICTS:
+        vals = table[verdict]
+        ax.barh(y, vals, left=left, color=VERDICT_COLORS[verdict], label=verdict)
+        left = left + vals
+    ax.set_yticks(list(y), labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("claims of the paper")
+    ax.set_title("Which claims hold here (per study and the workload they rest on)")
+    ax.legend(loc="lower right", ncols=len(VERDICTS), bbox_to_anchor=(1.0, 1.06), fontsize=7)
+    ax.grid(axis="y", visible=False)
+    fig.tight_layout()
+    return fig
+
+
+def draw(card: pd.DataFrame, png: str | Path) -> list[Path]:
+    """Save :func:`figure` of the scorecard as PNG + PDF (atomically)."""
+    fig = figure(card)
+    try:
+        return save_figure(fig, png)
+    finally:
+        plt.close(fig)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "scorecard", help="which of the papers' claims hold: counts per study, or every claim"
+    )
+    p.add_argument("--results", default="results", help="results folder (default results/)")
+    p.add_argument("studies", nargs="*", help="studies to show (default: every one found)")
+    p.add_argument("--claims", action="store_true", help="list every claim with its verdict")
+    p.add_argument("--by-kind", action="store_true", help="split counts by workload kind")
+    p.add_argument("--csv", help="also write the combined scorecard here")
+    p.add_argument("--figure", help="also draw it here (PNG + PDF)")
+    p.set_defaults(func=_cmd_scorecard)
+
+
+def _cmd_scorecard(args: argparse.Namespace) -> int:
+    root = Path(args.results)
+    wanted: Sequence[str] = args.studies or [s for s in STUDIES if (root / s).is_dir()]
+    unknown = [s for s in wanted if s not in STUDIES]
+    if unknown:
+        raise ConfigError(f"unknown study {unknown}; known: {', '.join(STUDIES)}")
+    paths = {s: root / s / "headline.csv" for s in wanted}
+    if not paths:
+        raise ConfigError(f"no study results under {root}/; run `make` (or `skftl run STUDY`)")
+    card = combine(paths)
+    if args.csv:
+        write_csv(card, args.csv)
+    if args.figure:
+        draw(card, args.figure)
+    with pd.option_context("display.width", 200, "display.max_colwidth", 70):
+        print(counts(card, by_kind=args.by_kind).to_string())
+        if args.claims:
+            cols = ["study", "claim", "where", "paper", "ours", "verdict", "workload_kind"]
+            print()
+            print(card[cols].to_string(index=False))
+    return 0

@@ -1,0 +1,9 @@
+"""Study `skrm`: the L2P table of a page-mapped FTL on skyrmion racetrack memory (Yang et
+
+The study's three parts: `simulate` (config -> dataset), `claims` (every claim of the
+paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook draws).
+"""
+
+from skftl.studies.skrm import claims, figures
+from skftl.studies.skrm.claims import CLAIMS, READINGS
+from skftl.studies.skrm.simulate import *  # noqa: F403  (run and the study's public names)
