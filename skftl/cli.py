@@ -16,7 +16,8 @@ from skftl.errors import SkftlError
 REGISTRARS = (
     "skftl.traces.cli",
     "skftl.studies.cli",
-    "skftl.studies.traces",
+    "skftl.studies.traces.simulate",
+    "skftl.studies.scorecard",
     "skftl.pipeline",
 )
 

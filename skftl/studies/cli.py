@@ -1,4 +1,6 @@
-"""`skftl run STUDY`: config section -> study.run -> results/<study>/<study>.nc + headline.csv."""
+"""`skftl run STUDY`: config -> study.run -> results/<study>/<study>.nc, headline.csv (the
+study's claims evaluated under its default reading), readings.csv (every reading) and the
+study's tables."""
 
 from __future__ import annotations
 
@@ -8,19 +10,19 @@ from pathlib import Path
 from skftl.config import load_config
 from skftl.io import write_csv, write_netcdf
 from skftl.studies.registry import STUDIES, study_module
+from skftl.studies.scorecard import write_scored
 
 
 def run_study(
     study: str, config_path: str | Path | None, out_dir: str | Path, progress: bool = True
 ) -> Path:
-    """Run one study on a config file and write its dataset and headline table atomically."""
+    """Run one study on a config file and write its dataset, scorecard and tables atomically."""
     cfg = load_config(config_path)
     module = study_module(study)
     ds = module.run(cfg, progress=progress)
     out_dir = Path(out_dir)
     nc = write_netcdf(ds, out_dir / f"{study}.nc")
-    if hasattr(module, "headline"):
-        write_csv(module.headline(ds), out_dir / "headline.csv")
+    write_scored(study, ds, out_dir)
     if hasattr(module, "tables"):  # optional: the study's tables as CSV beside the dataset
         for name, df in module.tables(ds).items():
             write_csv(df, out_dir / f"{name}.csv")

@@ -9,7 +9,7 @@ import xarray as xr
 
 from skftl.power.profiles import ATOMIC_LABELS, ATOMICS, LEVEL_UNIT, Profiles
 from skftl.power.tokens import TokenModel
-from skftl.studies.mtpm import PAPER_TABLE_III, SCHEME_LABELS
+from skftl.studies.mtpm.simulate import PAPER_TABLE_III, SCHEME_LABELS
 
 
 def _bars(ax, table: pd.DataFrame, ylabel: str) -> None:
