@@ -8,6 +8,7 @@ import numpy as np
 
 from skftl.config import load_config
 from skftl.studies import ftl as study
+from skftl.studies import scorecard
 
 
 def tiny_config() -> dict:
@@ -51,10 +52,14 @@ def test_ftl_study_runs_and_reports():
     assert np.isfinite(meas).all() and (meas >= 1).all()
     # more spare, less amplification; the analytic model is within a few percent
     assert (meas.sel(spare_factor=0.1) > meas.sel(spare_factor=0.3)).all()
-    head = study.headline(ds)
-    assert list(head.columns) == ["metric", "paper", "ours", "rel_diff", "note"]
-    waf_rows = head[head.metric.str.startswith("WAF")]
-    assert len(waf_rows) == 2 and (waf_rows.rel_diff.abs() < 0.1).all()
+    head = scorecard.headline("ftl", ds).set_index("claim")
+    assert len(head) == len(study.CLAIMS)  # every claim is a row, evaluated or not
+    swept = head.loc[["eq12.np64.sf0.10", "eq12.np64.sf0.30"]]
+    assert (swept.verdict == "held").all() and (swept.rel_diff.abs() < 0.1).all()
+    # points and orders the tiny sweep lacks say so instead of vanishing
+    absent = head.loc[["eq12.np256.sf0.05", "eq12.np64.falls_with_spare"]]
+    assert (absent.verdict == "not evaluated").all()
+    assert absent.note.str.startswith("missing input").all()
     # same config -> same dataset
     again = study.run(cfg, progress=False)
     assert again["latency"].equals(ds["latency"]) and again["waf_measured"].equals(meas)

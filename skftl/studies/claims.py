@@ -95,10 +95,13 @@ def _scalar(ours: Ours, what: str) -> float:
 @dataclass(frozen=True)
 class Value(Expect):
     """The paper gives a number. ``direction`` optionally states the sign the number carries
-    as a relation ``(op, ref)``, e.g. ``("<", 0)`` for a reduction given as a negative %."""
+    as a relation ``(op, ref)``, e.g. ``("<", 0)`` for a reduction given as a negative %.
+    ``abs_tol`` is the paper's printed precision (half its last digit: 0.005 for "0.00"):
+    a number printed as zero has no relative error, only that absolute one."""
 
     value: float = math.nan
     direction: tuple[str, float] | None = None
+    abs_tol: float = 0.0
 
     def text(self) -> str:
         return f"{self.value:g}{(' ' + self.unit) if self.unit else ''}"
@@ -106,10 +109,7 @@ class Value(Expect):
     def check(self, ours: Ours) -> tuple[str, str, float]:
         x = _scalar(ours, "Value")
         rel = (x - self.value) / abs(self.value) if self.value != 0 else math.nan
-        if self.value == 0:  # relative error undefined: within means equal to 1e-9
-            within = _yes(abs(x) <= 1e-9)
-        else:
-            within = _yes(abs(rel) <= TOLERANCE)
+        within = _yes(abs(x - self.value) <= max(TOLERANCE * abs(self.value), self.abs_tol))
         direction = "n/a"
         if self.direction is not None:
             op, ref = self.direction
@@ -213,9 +213,7 @@ class Claim:
         if self.paper is None or self.ours is None:
             raise ValueError(f"claim {self.id}: give paper and ours, or not_modelled")
         if isinstance(self.workload, str) and self.workload not in WORKLOAD_KINDS:
-            raise ValueError(
-                f"claim {self.id}: workload {self.workload!r} not in {WORKLOAD_KINDS}"
-            )
+            raise ValueError(f"claim {self.id}: workload {self.workload!r} not in {WORKLOAD_KINDS}")
 
 
 @dataclass(frozen=True)
@@ -372,4 +370,3 @@ def var(ds: xr.Dataset, name: str) -> xr.DataArray:
     if name not in ds:
         raise MissingInput(f"variable {name!r} not in this dataset")
     return ds[name]
-

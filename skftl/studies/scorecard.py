@@ -87,8 +87,10 @@ def figure(card: pd.DataFrame) -> plt.Figure:
     table = counts(card, by_kind=True).drop(columns="total")
     kinds = {k: i for i, k in enumerate(WORKLOAD_KINDS)}
     table = table.sort_index(
-        key=lambda idx: idx.map(kinds) if idx.name == "workload_kind" else idx.map(
-            {s: i for i, s in enumerate(STUDIES)}
+        key=lambda idx: (
+            idx.map(kinds)
+            if idx.name == "workload_kind"
+            else idx.map({s: i for i, s in enumerate(STUDIES)})
         )
     )
     labels = [f"{s} · {k}" for s, k in table.index]

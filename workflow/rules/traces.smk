@@ -28,12 +28,13 @@ rule traces_characterise:
     output:
         nc="results/traces/characteristics.nc",
         headline="results/traces/headline.csv",
+        readings="results/traces/readings.csv",
     conda:
         "../../envs/simulate.yaml"
     log:
         "results/logs/traces_characterise.log",
     shell:
-        "{SKFTL} characterise -o {output.nc} --headline {output.headline} > {log} 2>&1"
+        "{SKFTL} characterise -o {output.nc} --scored results/traces > {log} 2>&1"
 
 
 rule traces_notebook:

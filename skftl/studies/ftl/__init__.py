@@ -1,4 +1,4 @@
-"""Study `ftl`: validation of the NAND/FTL model (skftl.nand).
+"""Study `ftl`: validation of the NAND/FTL model against Desnoyers' analytic WAF (SYSTOR'12).
 
 The study's three parts: `simulate` (config -> dataset), `claims` (every claim of the
 paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook draws).
@@ -7,3 +7,5 @@ paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook d
 from skftl.studies.ftl import claims, figures
 from skftl.studies.ftl.claims import CLAIMS, READINGS
 from skftl.studies.ftl.simulate import *  # noqa: F403  (run and the study's public names)
+
+__all__ = ["CLAIMS", "READINGS", "claims", "figures", "run"]  # noqa: F405

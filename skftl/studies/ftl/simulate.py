@@ -14,7 +14,6 @@ import itertools
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import xarray as xr
 import yaml
 from tqdm.auto import tqdm
@@ -136,38 +135,3 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         config=yaml.safe_dump({"seed": cfg["seed"], "nand": cfg["nand"], "ftl": section}),
     )
     return ds
-
-
-def headline(ds: xr.Dataset) -> pd.DataFrame:
-    """Greedy WAF against Desnoyers' model per (pages per block, spare factor), and the
-    trace replay's latency (no paper value: it validates nothing, it characterises)."""
-    rows = []
-    if "greedy" in ds["gc_policy"].values:
-        meas = ds["waf_measured"].sel(gc_policy="greedy")
-        for ppb in ds["pages_per_block"].values:
-            for sf in ds["spare_factor"].values:
-                ours = float(meas.sel(pages_per_block=ppb, spare_factor=sf))
-                paper = float(ds["waf_analytic_greedy"].sel(pages_per_block=ppb, spare_factor=sf))
-                rows.append(
-                    {
-                        "metric": f"WAF greedy, Np={int(ppb)}, Sf={sf:.2f}",
-                        "paper": round(paper, 4),
-                        "ours": round(ours, 4),
-                        "rel_diff": round((ours - paper) / paper, 4),
-                        "note": "Desnoyers SYSTOR'12 Eq. 12 (analytic); uniform random overwrites",
-                    }
-                )
-    label = ds.attrs.get("trace_label", "")
-    for direction in ("read", "write"):
-        for q in (0.5, 0.99):
-            v = float(ds[f"{direction}_latency_quantile"].sel(quantile=q))
-            rows.append(
-                {
-                    "metric": f"{direction} latency p{q * 100:g} ({label}), us",
-                    "paper": np.nan,
-                    "ours": round(v, 2),
-                    "rel_diff": np.nan,
-                    "note": "no paper value; default device (nand section)",
-                }
-            )
-    return pd.DataFrame(rows, columns=["metric", "paper", "ours", "rel_diff", "note"])

@@ -7,3 +7,5 @@ paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook d
 from skftl.studies.traces import claims, figures
 from skftl.studies.traces.claims import CLAIMS, READINGS
 from skftl.studies.traces.simulate import *  # noqa: F403  (run and the study's public names)
+
+__all__ = ["CLAIMS", "READINGS", "claims", "figures", "run"]  # noqa: F405

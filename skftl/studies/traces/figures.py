@@ -1,0 +1,78 @@
+"""Figures of the `traces` study (drawn by notebooks/00_traces.ipynb)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import matplotlib.pyplot as plt
+import numpy as np
+import xarray as xr
+
+from skftl.pipeline import SYNTHETIC_PREFIX
+from skftl.traces.requests import Requests
+from skftl.traces.stats import address_time_histogram, size_cdf
+
+
+def size_cdf_figure(reqs: Mapping[str, Requests]) -> plt.Figure:
+    """Request-size CDF of every trace (trace id -> requests): real traces above, synthetic
+    presets below."""
+    real = [t for t in reqs if not t.startswith(SYNTHETIC_PREFIX)]
+    syn = [t for t in reqs if t.startswith(SYNTHETIC_PREFIX)]
+    fig, axes = plt.subplots(2, 1, figsize=(9, 8), sharex=True)
+    colors = plt.get_cmap("tab20").colors
+    for ax, group, title in ((axes[0], real, "real traces"), (axes[1], syn, "synthetic presets")):
+        for i, tid in enumerate(group):
+            x, y = size_cdf(reqs[tid])
+            ax.step(x / 1024, y, where="post", label=reqs[tid].meta.label,
+                    color=colors[i % 20], linestyle=("-", "--", ":")[i // 20 % 3])  # fmt: skip
+        ax.set_xscale("log", base=2)
+        ax.set_ylabel("fraction of requests")
+        ax.set_title(title)
+        if group:
+            ax.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    axes[1].set_xlabel("request size (KB)")
+    return fig
+
+
+def read_write_mix_figure(ds: xr.Dataset) -> plt.Figure:
+    """Share of reads and writes, and mean read and write size, per trace."""
+    labels = [str(t) for t in ds["trace"].values]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 0.25 * len(labels) + 1.5))
+    y = np.arange(len(labels))
+    rp = ds["read_pct"].values
+    axes[0].barh(y, rp, label="read")
+    axes[0].barh(y, 100 - rp, left=rp, label="write")
+    axes[0].set_yticks(y, labels)
+    axes[0].set_xlabel("share of requests (%)")
+    axes[0].legend()
+    axes[1].barh(y - 0.2, np.nan_to_num(ds["mean_read_size_kb"].values), height=0.4, label="read")
+    axes[1].barh(y + 0.2, np.nan_to_num(ds["mean_write_size_kb"].values), height=0.4, label="write")
+    axes[1].set_yticks(y, [""] * len(y))
+    axes[1].set_xlabel("mean request size (KB)")
+    axes[1].legend()
+    for ax in axes:
+        ax.invert_yaxis()
+    return fig
+
+
+def address_time_figure(reqs: Mapping[str, Requests], bins: int = 120) -> plt.Figure:
+    """Request count per (time, start address) cell of every trace, log colour scale; time is
+    the replay clock (backward jumps of the source clock held, as a simulator replays them)."""
+    ids = list(reqs)
+    ncol = 4
+    nrow = max(1, int(np.ceil(len(ids) / ncol)))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(3.2 * ncol, 2.6 * nrow), squeeze=False)
+    for ax, tid in zip(axes.flat, ids, strict=False):
+        counts, t_edges, a_edges = address_time_histogram(reqs[tid], bins, bins)
+        # a raster image, not a mesh of quads: small and fast to write as PDF
+        ax.imshow(np.log1p(counts.T), origin="lower", aspect="auto", cmap="viridis",
+                  extent=(t_edges[0], t_edges[-1], a_edges[0], a_edges[-1]),
+                  interpolation="nearest")  # fmt: skip
+        ax.set_title(reqs[tid].meta.label, fontsize=7)
+        ax.set_xlabel("time (s)", fontsize=7)
+        ax.set_ylabel("offset (GiB)", fontsize=7)
+        ax.tick_params(labelsize=6)
+    for ax in axes.flat[len(ids) :]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
