@@ -13,6 +13,8 @@ from skftl.config import load_config
 from skftl.errors import ConfigError
 from skftl.nand import Timing
 from skftl.studies import ppb as study
+from skftl.studies import scorecard
+from skftl.studies.claims import COLUMNS, VERDICTS
 from skftl.traces import expand_to_pages
 from skftl.traces.requests import Requests, TraceMeta
 
@@ -63,9 +65,10 @@ def test_study_runs_and_headline_has_paper_numbers():
     assert kept.sel(policy="ppb_sk") > kept.sel(policy="ppb")
     assert ds.bit_diff.sel(**web, policy="ppb_sk") < ds.bit_diff.sel(**web, policy="ppb")
     assert (ds.bit_diff <= ds.hamming).all()
-    head = study.headline(ds)
-    assert list(head.columns) == ["metric", "paper", "ours", "rel_diff", "note"]
-    assert 18.56 in head.paper.values and 10.0 in head.paper.values
+    head = scorecard.headline("ppb", ds)
+    assert list(head.columns) == COLUMNS
+    assert {"18.56 %", "10 %", "0.0001 %"} <= set(head.paper)
+    assert set(head.verdict) <= set(VERDICTS)
     assert "config" in ds.attrs and "skftl_version" in ds.attrs
 
 

@@ -1,4 +1,4 @@
-"""Study `ppb`: Progressive Performance Boosting on 3D charge-trap NAND with fast and slow
+"""Study `ppb`: Progressive Performance Boosting on 3D charge-trap NAND (Chen et al., DAC'17).
 
 The study's three parts: `simulate` (config -> dataset), `claims` (every claim of the
 paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook draws).
@@ -7,3 +7,14 @@ paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook d
 from skftl.studies.ppb import claims, figures
 from skftl.studies.ppb.claims import CLAIMS, READINGS
 from skftl.studies.ppb.simulate import *  # noqa: F403  (run and the study's public names)
+
+__all__ = [  # noqa: F405
+    "CLAIMS",
+    "READINGS",
+    "claims",
+    "figures",
+    "run",
+    "variants",
+    "compact_addresses",
+    "reads_of_rewritten",
+]

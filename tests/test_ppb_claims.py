@@ -1,0 +1,84 @@
+"""The `ppb` claims registry on a tiny run: every claim becomes a scorecard row under every
+reading, ids are unique, and a claim whose input a run lacks says why it is not evaluated."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from skftl.studies import ppb as study
+from skftl.studies import scorecard
+from skftl.studies.claims import COLUMNS, VERDICTS, evaluate
+from skftl.studies.ppb.claims import CLAIMS, PAPER_RATIOS, READINGS, policy_of
+from tests.test_ppb_study import tiny_config
+
+
+@pytest.fixture(scope="module")
+def ds() -> xr.Dataset:
+    cfg = tiny_config()
+    # the paper's four ratios, so the "over 2x-5x" claims are evaluated; the variants the
+    # readings need (ppb_strict) only
+    cfg["ppb"].update(speed_ratios=PAPER_RATIOS, beyond={"strict": True})
+    return study.run(cfg, progress=False)
+
+
+def test_ids_unique_and_readings_known():
+    ids = [c.id for c in CLAIMS]
+    assert len(ids) == len(set(ids))
+    assert len(CLAIMS) >= 15
+    for c in CLAIMS:
+        assert set(c.readings) <= set(READINGS.options), c.id
+        assert c.not_modelled or c.paper is not None
+
+
+def test_every_claim_is_a_row(ds):
+    head = scorecard.headline("ppb", ds)
+    assert list(head.columns) == COLUMNS
+    assert list(head.claim) == [c.id for c in CLAIMS]
+    assert set(head.verdict) <= set(VERDICTS)
+    # the tiny run has every input: only the figure-value entries are not modelled, and
+    # nothing is left unevaluated for want of a policy, trace, page size or ratio
+    missing = head[head.verdict == "not evaluated"]
+    assert not missing.note.str.contains("not in this").any(), missing.to_string()
+    assert (head.verdict == "not modelled").sum() == sum(bool(c.not_modelled) for c in CLAIMS)
+    judged = head[~head.verdict.isin(["not modelled", "not evaluated"])]
+    assert len(judged) >= 25
+    assert judged.workload_kind.eq("synthetic stand-in").all()  # the tiny run's stand-ins
+
+
+def test_every_reading_dependent_claim_under_every_reading(ds):
+    table = scorecard.readings("ppb", ds)
+    dependent = [c.id for c in CLAIMS if c.readings and not c.not_modelled]
+    assert list(table.claim) == dependent
+    for r in READINGS.options:
+        assert table[f"{r}: verdict"].isin(VERDICTS).all(), r
+    # a reading really selects its policy and metric: the read claims' values differ
+    row = table.set_index("claim").loc["fig12.read_max.16k.web"]
+    values = [float(row[f"{r}: ours"]) for r in READINGS.options]
+    assert len(set(np.round(values, 9))) == len(values)
+
+
+def test_reading_selects_policy_and_metric(ds):
+    v = CLAIMS[0].ours(ds, "strict-request")  # fig12.read_max.16k.web
+    ref = ds.read_improvement.sel(policy=policy_of("strict-request"), trace="web", page_size=16384)
+    assert v == pytest.approx(float(ref.max()))
+    v = CLAIMS[0].ours(ds, "array")
+    assert v == pytest.approx(
+        float(ds.read_array_improvement.sel(policy="ppb", trace="web", page_size=16384).max())
+    )
+
+
+def test_missing_inputs_say_not_evaluated(ds):
+    reduced = ds.sel(policy=["page", "ppb_split", "ppb"], speed_ratio=[2.0, 4.0])
+    strict = evaluate(CLAIMS, reduced, "strict-array").set_index("claim")
+    row = strict.loc["fig12.read_max.16k.web"]
+    assert row.verdict == "not evaluated" and "ppb_strict" in row.note
+    default = evaluate(CLAIMS, reduced, READINGS.default).set_index("claim")
+    row = default.loc["sec4.2.read_mean_10pct"]
+    assert row.verdict == "not evaluated" and "speed_ratio" in row.note
+    # a claim that needs no absent input is still judged
+    assert default.loc["fig12.read_max.16k.web"].verdict not in ("not evaluated", "not modelled")
+    no_var = evaluate(CLAIMS, ds.drop_vars("erases"), READINGS.default).set_index("claim")
+    assert no_var.loc["fig18.erases_not_excessive.16k.web"].verdict == "not evaluated"
+    assert "erases" in no_var.loc["fig18.erases_not_excessive.16k.web"].note
