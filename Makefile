@@ -8,7 +8,7 @@ CONFIG ?= config/config.yaml
 PROFILE ?= workflow/profiles/default
 SNAKEMAKE_ARGS ?=
 
-.PHONY: all setup pipeline test lint lab bench clean-results dry-run
+.PHONY: all setup pipeline report test lint lab bench clean-results dry-run
 
 all: pipeline
 
@@ -24,6 +24,11 @@ setup: $(STAMP)
 
 pipeline: $(STAMP)
 	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) $(SNAKEMAKE_ARGS)
+
+# Snakemake's report of the whole pipeline (scorecard first, then each study's claims and
+# figures); runs the pipeline first where anything is missing or out of date.
+report: pipeline
+	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) --report results/report.zip
 
 dry-run: $(STAMP)
 	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) --dry-run

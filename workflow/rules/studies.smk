@@ -15,7 +15,20 @@ rule study_run:
         expand("results/traces/manifest/{trace}.json", trace=REAL_TRACES),
     output:
         nc="results/{study}/{study}.nc",
-        headline="results/{study}/headline.csv",
+        headline=report(
+            "results/{study}/headline.csv",
+            caption="../report/headline.rst",
+            category="{study}",
+            subcategory="claims",
+            labels={"study": "{study}", "table": "claims scored"},
+        ),
+        readings=report(
+            "results/{study}/readings.csv",
+            caption="../report/readings.rst",
+            category="{study}",
+            subcategory="claims",
+            labels={"study": "{study}", "table": "claims under every reading"},
+        ),
     conda:
         "../../envs/simulate.yaml"
     log:
@@ -38,7 +51,14 @@ rule study_notebook:
         nb=_notebook,
     output:
         nb="results/notebooks/{study}.ipynb",
-        figs=directory("figures/{study}"),
+        figs=report(
+            directory("figures/{study}"),
+            patterns=["{name}.png"],
+            caption="../report/figures.rst",
+            category="{study}",
+            subcategory="figures",
+            labels={"study": "{study}", "figure": "{name}"},
+        ),
     conda:
         "../../envs/notebook.yaml"
     log:
@@ -54,3 +74,35 @@ ALL_TARGETS += [
     for s in RUN_STUDIES
     for t in (f"results/{s}/{s}.nc", f"results/{s}/headline.csv", f"results/notebooks/{s}.ipynb", f"figures/{s}")
 ]
+
+
+rule scorecard:
+    # every study's scored claims in one table and one figure, the report's first page
+    input:
+        expand("results/{study}/headline.csv", study=["traces", *RUN_STUDIES]),
+    output:
+        csv=report(
+            "results/scorecard.csv",
+            caption="../report/scorecard_table.rst",
+            category="Scorecard",
+            labels={"what": "every claim, scored"},
+        ),
+        png=report(
+            "figures/scorecard.png",
+            caption="../report/scorecard_figure.rst",
+            category="Scorecard",
+            labels={"what": "claims per verdict"},
+        ),
+        pdf="figures/scorecard.pdf",
+    conda:
+        "../../envs/simulate.yaml"
+    log:
+        "results/logs/scorecard.log",
+    params:
+        studies=" ".join(["traces", *RUN_STUDIES]),
+    shell:
+        "{SKFTL} scorecard --results results {params.studies} --by-kind --csv {output.csv} "
+        "--figure {output.png} > {log} 2>&1"
+
+
+ALL_TARGETS += ["results/scorecard.csv", "figures/scorecard.png"]

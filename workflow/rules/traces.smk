@@ -27,8 +27,20 @@ rule traces_characterise:
         expand("results/traces/manifest/{trace}.json", trace=REAL_TRACES),
     output:
         nc="results/traces/characteristics.nc",
-        headline="results/traces/headline.csv",
-        readings="results/traces/readings.csv",
+        headline=report(
+            "results/traces/headline.csv",
+            caption="../report/headline.rst",
+            category="traces",
+            subcategory="claims",
+            labels={"study": "traces", "table": "claims scored"},
+        ),
+        readings=report(
+            "results/traces/readings.csv",
+            caption="../report/readings.rst",
+            category="traces",
+            subcategory="claims",
+            labels={"study": "traces", "table": "claims under every reading"},
+        ),
     conda:
         "../../envs/simulate.yaml"
     log:
@@ -43,7 +55,14 @@ rule traces_notebook:
         nb=NOTEBOOKS / "00_traces.ipynb",
     output:
         nb="results/notebooks/traces.ipynb",
-        figs=directory("figures/traces"),
+        figs=report(
+            directory("figures/traces"),
+            patterns=["{name}.png"],
+            caption="../report/figures.rst",
+            category="traces",
+            subcategory="figures",
+            labels={"study": "traces", "figure": "{name}"},
+        ),
     conda:
         "../../envs/notebook.yaml"
     log:
