@@ -6,11 +6,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import xarray as xr
 import yaml
+
+from skftl.studies.claims import VERDICTS
+from skftl.studies.registry import study_module
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAKEFILE = ROOT / "workflow" / "Snakefile"
@@ -63,7 +68,13 @@ def _tiny_config(tmp_path: Path, real: list[str]) -> Path:
 def test_dry_run_default_config(tmp_path: Path) -> None:
     res = _snakemake(tmp_path, ROOT / "config" / "config.yaml", "--dry-run")
     assert res.returncode == 0, res.stdout + res.stderr
-    for rule in ("trace_prepare", "traces_characterise", "traces_notebook", "study_run"):
+    for rule in (
+        "trace_prepare",
+        "traces_characterise",
+        "traces_notebook",
+        "study_run",
+        "scorecard",
+    ):
         assert rule in res.stdout
 
 
@@ -85,3 +96,34 @@ def test_tiny_end_to_end(tmp_path: Path) -> None:
     assert (tmp_path / "results/notebooks/traces.ipynb").is_file()
     pngs = sorted(p.name for p in (tmp_path / "figures/traces").glob("*.png"))
     assert pngs == ["address_time.png", "read_write_mix.png", "size_cdf.png"]
+
+
+@pytest.mark.slow
+def test_every_study_end_to_end_and_report(tmp_path: Path) -> None:
+    """`make CONFIG=config/tiny.yaml` then `make report`, in a temp folder: every study's
+    scored claims, the scorecard, and a report holding the scorecard and each study's figures."""
+    cfg = {
+        "base": str(ROOT / "config" / "tiny.yaml"),
+        "notebook_kernel": _kernel(),
+        "traces": {"cache_dir": str(tmp_path / "cache"), "raw_dir": str(tmp_path / "raw")},
+    }
+    config = tmp_path / "tiny.yaml"
+    config.write_text(yaml.safe_dump(cfg))
+    res = _snakemake(tmp_path, config)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    studies = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["studies"]
+    card = pd.read_csv(tmp_path / "results/scorecard.csv")
+    assert set(card.study) == set(studies)
+    assert set(card.verdict) <= set(VERDICTS)
+    for study in studies:
+        n = len(study_module(study).CLAIMS)
+        assert (card.study == study).sum() == n, study  # every claim scored, none dropped
+    assert (tmp_path / "figures/scorecard.png").stat().st_size > 0
+    res = _snakemake(tmp_path, config, "--report", str(tmp_path / "results/report.zip"))
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    names = zipfile.ZipFile(tmp_path / "results/report.zip").namelist()
+    assert any(n.endswith("scorecard.png") for n in names)
+    assert any(n.endswith("scorecard.csv") for n in names)
+    for study in studies:
+        figs = [n for n in names if f"figures/{study}/" in n and n.endswith(".png")]
+        assert figs, f"no figure of {study} in the report"
