@@ -6,7 +6,8 @@ function), Table V (distribution of the DRAM latency cases per placement), Table
 (average lookup latency per workload and placement, improvement over one bank) and
 Fig. 8 (latency per tenth of the workload), then goes past it: a strict DDR4 timing
 model on the same access streams, bank groups, and sensitivity to associativity, load
-factor, number of banks and hash function (including modern hashes).
+factor, number of banks and hash function (including modern hashes). The paper's numbers
+and the scoring of every claim live in :mod:`skftl.studies.lpmt.claims`.
 
 Readings of what the paper leaves open (also in the notebook):
 
@@ -40,36 +41,28 @@ import skftl
 from skftl.dram.files import FileStream, file_stream
 from skftl.dram.hashes import hash_keys
 from skftl.dram.lpmt import Lpmt, LpmtConfig
-from skftl.dram.timing import DramTiming, case_labels
+from skftl.dram.timing import DramTiming, case_labels, time_stream
 from skftl.errors import ConfigError
 from skftl.io import write_csv
 from skftl.pipeline import workload_for
 
-# ------------------------------------------------------------------ the paper's numbers
-TABLE_IV = {  # primary LPMT occupancy (%): shifting, folding, radix, division
-    "Financial1": {"shifting": 99.13, "folding": 78.23, "radix": 99.05, "division": 98.89},
-    "Financial2": {"shifting": 92.45, "folding": 72.01, "radix": 92.39, "division": 92.05},
-    "MSR": {"shifting": 94.09, "folding": 79.23, "radix": 96.98, "division": 20.52},
-    "WebSearch1": {"shifting": 100.0, "folding": 100.0, "radix": 100.0, "division": 78.77},
-    "WebSearch2": {"shifting": 71.92, "folding": 71.92, "radix": 100.0, "division": 67.78},
-    "WebSearch3": {"shifting": 71.37, "folding": 70.64, "radix": 100.0, "division": 61.30},
-}
-TABLE_V = {  # share (%) of DRAM reads per latency case (columns of case_labels(4))
-    "single": [8.86, 0.0, 0.0, 0.0, 4.84, 84.31],
-    "fixed": [4.28, 0.0, 0.0, 0.0, 8.53, 87.18],
-    "dynamic": [0.0, 0.0, 0.0, 8.68, 3.83, 87.49],
-}
-TABLE_VI = {  # average lookup latency (ns): single bank, 4 banks fixed, 4 banks dynamic
-    "Financial1": {"single": 90.95, "fixed": 83.07, "dynamic": 74.87},
-    "Financial2": {"single": 91.59, "fixed": 87.72, "dynamic": 82.05},
-    "MSR": {"single": 98.62, "fixed": 89.56, "dynamic": 86.84},
-    "WebSearch1": {"single": 69.47, "fixed": 57.20, "dynamic": 55.16},
-    "WebSearch2": {"single": 71.14, "fixed": 59.71, "dynamic": 57.80},
-    "WebSearch3": {"single": 70.64, "fixed": 59.58, "dynamic": 57.73},
-}
-TABLE_VI_IMPROVEMENT = {"fixed": 11.91, "dynamic": 16.28}  # average % over single bank
-FINANCIAL1_FILES = 700_873
 MODELS = ("paper", "ddr4")
+
+# `simulate` (one run) stays out: the package's star import would shadow its submodule
+__all__ = [
+    "MODELS",
+    "RunResult",
+    "case_cycles",
+    "case_shares",
+    "improvement",
+    "load_streams",
+    "run",
+    "table_config",
+    "tables",
+    "timings",
+    "with_overrides",
+    "write_tables",
+]
 
 
 # ------------------------------------------------------------------ configuration
@@ -133,6 +126,25 @@ def table_config(sec: dict[str, Any], streams: dict[str, FileStream]) -> LpmtCon
         early_exit=bool(sec.get("early_exit", False)),
         insert_on_read=bool(sec.get("insert_on_read", True)),
     )
+
+
+def case_cycles(timing: DramTiming) -> np.ndarray:
+    """Latency (cycles) of one read in each Table V class, measured by timing a short probe
+    stream from a fresh DRAM: for b[t] = b[t-n] the bank's row is read, n - 1 other banks
+    are read, then another row of the bank; for "no repeat" ``window`` other banks come
+    between; a row hit re-reads the open row. Back-to-back, like the paper's Figs. 3 and 5,
+    so the strict model shows what tRAS adds to the paper's rule."""
+    w = timing.window
+    probes = [[0] + list(range(1, n)) + [0] for n in range(1, w + 1)]
+    probes.append([0] + list(range(1, w + 1)) + [0])  # bank 0 last read w + 1 reads ago
+    rows = [[0] * (len(b) - 1) + [1] for b in probes]
+    probes.append([0, 0])  # row hit
+    rows.append([0, 0])
+    out = np.zeros(len(probes), dtype=np.int64)
+    for i, (b, r) in enumerate(zip(probes, rows, strict=True)):
+        lat, _ = time_stream(np.array(b), np.array(r), timing, n_banks=w + 1)
+        out[i] = lat[-1]
+    return out
 
 
 # ------------------------------------------------------------------ one simulation
@@ -306,6 +318,8 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                                 "average lookup latency per part of the workload (Fig. 8)"),
         "failed_inserts": var(wpm, failed, "1", "inserts refused: no free page or secondary set"),
         "refreshes": var(("workload", "placement"), refreshes, "1", "refreshes (strict DDR4)"),
+        "case_cycles": var(("model", "case"), np.stack([case_cycles(tms[m]) for m in MODELS]),
+                           "cycles", "latency of one read per Table V class (probe stream)"),
         "assoc_latency": var((*spl, "assoc"), a_lat, "ns",
                              "average lookup latency vs ways per set (same total entries)"),
         "load_latency": var((*spl, "load_factor"), l_lat, "ns",
@@ -402,55 +416,6 @@ def tables(ds: xr.Dataset) -> dict[str, pd.DataFrame]:
 def write_tables(ds: xr.Dataset, out_dir: str | Path) -> list[Path]:
     """Write :func:`tables` as CSV files into ``out_dir`` (atomically)."""
     return [write_csv(df, Path(out_dir) / f"{n}.csv") for n, df in tables(ds).items()]
-
-
-def _row(metric: str, paper: float, ours: float, note: str) -> dict[str, Any]:
-    rel = (ours - paper) / paper if paper else np.nan
-    return {"metric": metric, "paper": paper, "ours": round(float(ours), 4),
-            "rel_diff": None if np.isnan(rel) else round(float(rel), 4), "note": note}  # fmt: skip
-
-
-def headline(ds: xr.Dataset) -> pd.DataFrame:
-    """Each number of the paper's Tables IV-VI (and Financial1's file count) beside ours."""
-    rows = []
-    wls = [str(w) for w in ds["workload"].values]
-
-    def note(w: str) -> str:
-        n = int(ds["requests"].sel(workload=w))
-        return f"{_label(ds, w)}, {n:,} requests"
-
-    if "Financial1" in wls:
-        ours = int(ds["files"].sel(workload="Financial1"))
-        rows.append(_row("files Financial1", FINANCIAL1_FILES, ours, note("Financial1")))
-    for w in wls:
-        for h, paper in TABLE_IV.get(w, {}).items():
-            if h in ds["hash"].values:
-                ours = float(ds["set_occupancy"].sel(workload=w, hash=h))
-                rows.append(_row(f"Table IV occupancy % {w} {h}", paper, ours, note(w)))
-    shares = case_shares(ds)
-    for pl, vals in TABLE_V.items():
-        # the paper's "fixed" also beside our set_per_bank reading (Table VI's wording)
-        for ours_pl in [pl] + (["set_per_bank"] if pl == "fixed" else []):
-            if ours_pl not in shares.index:
-                continue
-            tag = pl if ours_pl == pl else f"{pl} [{ours_pl} reading]"
-            for case, paper in zip(shares.columns, vals, strict=False):
-                rows.append(_row(f"Table V % {tag} {case}", paper, shares.loc[ours_pl, case],
-                                 "all workloads, paper timing rule"))  # fmt: skip
-    for w in wls:
-        for pl, paper in TABLE_VI.get(w, {}).items():
-            if pl in ds["placement"].values:
-                ours = float(ds["latency"].sel(workload=w, placement=pl, model="paper"))
-                rows.append(_row(f"Table VI latency ns {w} {pl}", paper, ours, note(w)))
-    imp = improvement(ds)
-    for pl, paper in TABLE_VI_IMPROVEMENT.items():
-        for ours_pl in [pl] + (["set_per_bank"] if pl == "fixed" else []):
-            if ours_pl in ds["placement"].values:
-                tag = pl if ours_pl == pl else f"{pl} [{ours_pl} reading]"
-                ours = float(imp.sel(placement=ours_pl).mean("workload"))
-                rows.append(_row(f"Table VI improvement % {tag}", paper, ours,
-                                 "mean over workloads of (single - x) / single"))  # fmt: skip
-    return pd.DataFrame(rows, columns=["metric", "paper", "ours", "rel_diff", "note"])
 
 
 def with_overrides(cfg: dict[str, Any], **params: Any) -> dict[str, Any]:

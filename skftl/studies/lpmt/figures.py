@@ -1,0 +1,280 @@
+"""Figures and tables of the lpmt study (used by notebooks/02_lpmt.ipynb): the paper's
+Tables IV-VI and Fig. 8 beside ours, the evidence behind the misses, the paper's own
+numbers checked against its text, and the beyond-the-paper plots."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from skftl.dram.timing import case_labels
+from skftl.studies.lpmt import claims as C
+from skftl.studies.lpmt.simulate import case_shares, improvement
+
+PAPER_PLACEMENTS = ("single", "fixed", "dynamic")
+
+
+# ------------------------------------------------------------------ labels
+def workloads(ds: xr.Dataset) -> list[str]:
+    return [str(w) for w in ds["workload"].values]
+
+
+def tick(ds: xr.Dataset, w: str, sep: str = " ") -> str:
+    """Axis label of a workload: says which trace stands for it (synthetic never passes as
+    real)."""
+    lab = str(ds["label"].sel(workload=w).values)
+    return w if lab == w else f"{w}{sep}[{lab}]"
+
+
+def mix(ds: xr.Dataset) -> str:
+    n_syn = int(ds["synthetic"].sum())
+    return (
+        f"{ds.sizes['workload']} workloads: {n_syn} synthetic, {ds.sizes['workload'] - n_syn} real"
+    )
+
+
+def _xticks(ax: plt.Axes, ds: xr.Dataset) -> None:
+    ax.set_xticks(range(ds.sizes["workload"]))
+    ax.set_xticklabels([tick(ds, w) for w in workloads(ds)], rotation=30, ha="right", fontsize=6)
+
+
+# ------------------------------------------------------------------ Table IV
+def occupancy_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Table IV: share of primary sets in use (%), ours beside the paper's."""
+    occ = ds["set_occupancy"].to_pandas().round(2)
+    paper = pd.DataFrame(C.TABLE_IV).T.reindex(index=occ.index)
+    return pd.concat({"ours": occ, "paper": paper}, axis=1)
+
+
+def load_table(ds: xr.Dataset) -> pd.DataFrame:
+    """What sets the occupancy of a well-spread hash: files per primary entry and per set."""
+    t = C._table(ds)
+    n_sets, assoc = int(t["n_sets"]), int(t["assoc"])
+    files = ds["files"].to_pandas()
+    return pd.DataFrame(
+        {
+            "trace": [tick(ds, w) for w in files.index],
+            "files": files,
+            "files_per_entry": (files / (n_sets * assoc)).round(3),
+            "files_per_set": (files / n_sets).round(3),
+            # share of sets a uniform hash leaves non-empty: 1 - exp(-files / sets)
+            "uniform_hash_occupancy_pct": (100 * (1 - np.exp(-files / n_sets))).round(2),
+        }
+    )
+
+
+def occupancy_figure(ds: xr.Dataset) -> plt.Figure:
+    occ = ds["set_occupancy"].to_pandas()
+    fig, ax = plt.subplots(figsize=(7.5, 3.4))
+    occ.plot.bar(ax=ax, width=0.8)
+    _xticks(ax, ds)
+    ax.set_ylabel("primary sets in use (%)")
+    ax.set_title("Table IV: primary-LPMT occupancy")
+    ax.legend(ncol=3, fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------ Table V
+def cases_table(ds: xr.Dataset, model: str = "paper") -> pd.DataFrame:
+    """Table V: share (%) of DRAM reads per class per placement, ours and the paper's."""
+    ours = case_shares(ds, model).round(2)
+    paper = pd.DataFrame(C.TABLE_V, index=case_labels(4)).T
+    return pd.concat({"ours": ours, "paper": paper})
+
+
+def cycles_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Table V's latency row: the paper's cycles and one read of each class in each model."""
+    t = ds["case_cycles"].to_pandas().T.add_prefix("ours, ").add_suffix(" timing")
+    t.insert(0, "paper (Table V)", [c for _, _, c in C.CASES][: len(t)])
+    return t
+
+
+def cases_figure(ds: xr.Dataset, model: str = "paper") -> plt.Figure:
+    cases = case_shares(ds, model)
+    fig, ax = plt.subplots(figsize=(7, 3))
+    cases.plot.barh(stacked=True, ax=ax, colormap="tab10")
+    ax.set_xlabel("share of DRAM reads (%)")
+    ax.set_title(f"Table V: latency classes ({model} timing; {mix(ds)})", fontsize=8)
+    ax.legend(fontsize=7, bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return fig
+
+
+def evidence_table(ds: xr.Dataset, model: str = "paper") -> pd.DataFrame:
+    """Per placement, all workloads: what a lookup costs and why (reads per lookup, row
+    hits, reads whose activation Fig. 6 hides, cycles per read, mean latency)."""
+    shares = case_shares(ds, model)
+    lab = case_labels(4)
+    req = ds["requests"]
+    lat = ds["latency"].sel(model=model)
+    reads = ds["reads_per_lookup"].sel(model=model)
+    tck = float(ds.attrs["tck_ns"])
+    out = pd.DataFrame(
+        {
+            "reads_per_lookup": ((reads * req).sum("workload") / req.sum()).to_pandas(),
+            "row_hit_pct": shares[lab[5]],
+            "hidden_activation_pct": shares[lab[4]],
+            "same_bank_conflict_pct": shares[lab[:4]].sum(axis=1),
+            "cycles_per_read": (
+                (lat * req).sum("workload") / tck / (reads * req).sum("workload")
+            ).to_pandas(),
+            "mean_latency_ns": ((lat * req).sum("workload") / req.sum()).to_pandas(),
+        }
+    )
+    return out.round(3)
+
+
+# ------------------------------------------------------------------ Table VI
+def latency_table(ds: xr.Dataset, model: str = "paper") -> pd.DataFrame:
+    """Table VI: average lookup latency (ns) per workload and placement, ours and the paper's."""
+    ours = ds["latency"].sel(model=model).to_pandas().round(2)
+    paper = pd.DataFrame(C.TABLE_VI).T.reindex(index=ours.index)
+    return pd.concat({"ours": ours, "paper": paper}, axis=1)
+
+
+def improvement_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Mean improvement over one bank (%) per placement and timing model, and the paper's."""
+    out = pd.DataFrame(
+        {
+            f"ours, {m} timing": improvement(ds, str(m)).mean("workload").to_pandas()
+            for m in ds["model"].values
+        }
+    )
+    out["paper (Table VI)"] = pd.Series(C.TABLE_VI_IMPROVEMENT)
+    return out.round(2)
+
+
+def latency_figure(ds: xr.Dataset, model: str = "paper") -> plt.Figure:
+    lat = ds["latency"].sel(model=model).to_pandas()
+    paper = pd.DataFrame(C.TABLE_VI).T.reindex(lat.index)
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
+    lat.plot.bar(ax=axes[0], width=0.8)
+    axes[0].set_title(f"ours ({model} timing)")
+    axes[0].set_ylabel("average lookup latency (ns)")
+    paper.plot.bar(ax=axes[1], width=0.8)
+    axes[1].set_title("paper (Table VI)")
+    for ax in axes:
+        _xticks(ax, ds)
+        ax.legend(fontsize=7, ncol=2, loc="lower center", bbox_to_anchor=(0.5, 1.1))
+        ax.set_xlabel("")
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------ Fig. 8
+def progress_figure(ds: xr.Dataset, model: str = "paper") -> plt.Figure:
+    prog = ds["latency_progress"].sel(model=model)
+    ws = workloads(ds)
+    fig, axes = plt.subplots(2, (len(ws) + 1) // 2, figsize=(10, 5), sharex=True, squeeze=False)
+    for ax, w in zip(axes.flat, ws, strict=False):
+        for pl in ds["placement"].values:
+            y = prog.sel(workload=w, placement=pl)
+            ax.plot(prog["progress"], y, marker="o", ms=3, label=str(pl))
+        ax.set_title(tick(ds, w, "\n"), fontsize=8)
+        ax.set_xlabel("tenth of the workload")
+        ax.set_ylabel("latency (ns)")
+    for ax in list(axes.flat)[len(ws) :]:
+        ax.set_visible(False)
+    axes.flat[0].legend(fontsize=7)
+    fig.suptitle(f"Fig. 8: average latency per tenth of progress ({model} timing)")
+    fig.tight_layout()
+    return fig
+
+
+def progress_trend_table(ds: xr.Dataset, model: str = "paper") -> pd.DataFrame:
+    """Fig. 8's two statements per workload: latency slope (ns per tenth, mean of the
+    paper's placements present) and the dynamic order's improvement slope (pp per tenth)."""
+    prog = ds["latency_progress"].sel(model=model)
+    x = prog["progress"].values.astype(float)
+    pls = [p for p in PAPER_PLACEMENTS if p in prog["placement"].values]
+    rows = {}
+    for w in workloads(ds):
+        mean = prog.sel(workload=w, placement=pls).mean("placement").values
+        single = prog.sel(workload=w, placement="single").values
+        imp = 100 * (single - prog.sel(workload=w, placement="dynamic").values) / single
+        rows[w] = {
+            "first_tenth_ns": mean[0],
+            "last_tenth_ns": mean[-1],
+            "latency_slope_ns": np.polyfit(x, mean, 1)[0],
+            "dynamic_improvement_slope_pp": np.polyfit(x, imp, 1)[0],
+        }
+    return pd.DataFrame(rows).T.round(3)
+
+
+# ------------------------------------------------------------------ the paper against itself
+def paper_checks() -> pd.DataFrame:
+    """Statements of the paper's text recomputed from its own tables (no simulation)."""
+    over = C._paper_three_over_90()
+    means = C._paper_mean_occupancy()
+    worst = min(means, key=means.get)
+    t = C.TABLE_I
+    gap = t["rtp"] + t["rp"] + t["rcd"] + t["cl"] + t["dl"] - (t["cl"] + t["dl"]) - t["dl"]
+    own = {
+        pl: np.mean([100 * (r["single"] - r[pl]) / r["single"] for r in C.TABLE_VI.values()])
+        for pl in ("fixed", "dynamic")
+    }
+    rel = np.mean([100 * (r["fixed"] - r["dynamic"]) / r["fixed"] for r in C.TABLE_VI.values()])
+    rows = [
+        ("hashes > 90 % on all but WebSearch2/3", "3", f"{len(over)} ({', '.join(over)})"),
+        ("hash with the worst set distribution", "folding",
+         f"{worst} (mean {means[worst]:.2f} %; folding {means['folding']:.2f} %)"),
+        ("Fig. 3 same-bank gap to first data (cycles)", str(C.FIG3_GAP),
+         f"{gap} (Fig. 6 with Table I)"),
+        ("fixed order: mean improvement (%)", "11.91", f"{own['fixed']:.2f}"),
+        ("dynamic order: mean improvement (%)", "16.28", f"{own['dynamic']:.2f}"),
+        ("dynamic's additional gain", "4.37 %",
+         f"{own['dynamic'] - own['fixed']:.2f} pp over one bank; {rel:.2f} % of fixed's latency"),
+        ("Table V single-bank row sums to (%)", "100", f"{sum(C.TABLE_V['single']):.2f}"),
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=["statement", "text says", "its own numbers give"])
+
+
+# ------------------------------------------------------------------ beyond the paper
+def strict_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Strict DDR4 latency over the paper rule's, per workload and placement."""
+    lat = ds["latency"]
+    return (lat.sel(model="ddr4") / lat.sel(model="paper")).to_pandas().round(3)
+
+
+def strict_figure(ds: xr.Dataset) -> plt.Figure:
+    both = ds["latency"].mean("workload").to_pandas()
+    fig, ax = plt.subplots(figsize=(5.5, 3))
+    both.plot.bar(ax=ax)
+    ax.set_ylabel("average lookup latency (ns)")
+    ax.set_title(f"paper rule vs strict DDR4 (mean over {mix(ds)})", fontsize=8)
+    ax.tick_params(axis="x", labelrotation=0)
+    fig.tight_layout()
+    return fig
+
+
+def bank_groups_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Strict DDR4: mean latency (ns) with the banks in 1 vs several bank groups."""
+    return ds["bank_groups_latency"].mean("workload").to_pandas().round(2)
+
+
+def sensitivity_figure(ds: xr.Dataset) -> plt.Figure:
+    fig, axes = plt.subplots(1, 4, figsize=(12, 3))
+    panels = [
+        ("assoc_latency", "assoc", "ways per set"),
+        ("load_latency", "load_factor", "files / primary entries"),
+        ("banks_latency", "n_banks", "banks"),
+    ]
+    for ax, (name, dim, xlabel) in zip(axes, panels, strict=False):
+        d = ds[name].mean("workload")
+        for pl in d["splacement"].values:
+            ax.plot(d[dim], d.sel(splacement=pl), marker="o", label=str(pl))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("latency (ns)")
+    axes[0].set_xscale("log", base=2)
+    axes[2].set_xscale("log", base=2)
+    axes[0].legend(fontsize=7)
+    ds["hash_latency"].mean("workload").to_pandas().plot.bar(ax=axes[3])
+    axes[3].set_ylabel("latency (ns)")
+    axes[3].tick_params(axis="x", labelrotation=45, labelsize=7)
+    axes[3].legend(fontsize=6)
+    fig.suptitle(f"sensitivity (mean over {mix(ds)})")
+    fig.tight_layout()
+    return fig
