@@ -1,4 +1,5 @@
-"""Study `skrm`: the L2P table of a page-mapped FTL on skyrmion racetrack memory (Yang et
+"""Study `skrm`: the L2P table of a page-mapped FTL on skyrmion racetrack memory (Yang et al.,
+"Exploring Skyrmion Racetrack Memory for High Performance Full-Nonvolatile FTL").
 
 The study's three parts: `simulate` (config -> dataset), `claims` (every claim of the
 paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook draws).
@@ -7,3 +8,5 @@ paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook d
 from skftl.studies.skrm import claims, figures
 from skftl.studies.skrm.claims import CLAIMS, READINGS
 from skftl.studies.skrm.simulate import *  # noqa: F403  (run and the study's public names)
+
+__all__ = ["CLAIMS", "READINGS", "claims", "figures", "run"]  # noqa: F405

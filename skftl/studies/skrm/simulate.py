@@ -17,13 +17,13 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import xarray as xr
 import yaml
 from tqdm.auto import tqdm
 
 import skftl
 from skftl.errors import ConfigError, UnknownTraceError
+from skftl.nand import Geometry, resolve_nand
 from skftl.pipeline import workload_for
 from skftl.skrm import CostModel, Layout, OpCosts, Scheme, ablation_schemes
 from skftl.skrm.model import OPS, PAPER_SCHEMES
@@ -281,6 +281,19 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         long_name, units = ev[name]
         data[name] = (("trace", "scheme"), extra[n], {"units": units, "long_name": long_name})
     ds = xr.Dataset(data, coords=coords)
+    # the set-up Sec. IV-A states, as the run used it (the claims check them)
+    geo = Geometry.from_config(resolve_nand(dict(sec["nand"])))
+    ds["nand_capacity"] = (
+        (),
+        geo.capacity_bytes / 2**30,
+        {"units": "GiB", "long_name": "simulated NAND capacity (physical)"},
+    )
+    ds["page_size"] = ((), geo.page_size / 1024, {"units": "KiB", "long_name": "NAND page size"})
+    ds["op_unit_latency"] = (
+        "op",
+        [getattr(costs, f"{o}_ns") for o in OPS],
+        {"units": "ns", "long_name": "latency of one SK-RM operation (Table II)"},
+    )
     ds["ablation_allocator"] = (
         "variant",
         [int(s.allocator) for s in abl],
@@ -381,113 +394,3 @@ def sensitivity(
             )
     bar.close()
     return xr.Dataset(data, coords=coords, attrs={"sensitivity_trace": traces[key].meta.label})
-
-
-# --- headline -------------------------------------------------------------------------------
-PAPER_HEADLINE = {
-    "insert": -62.69,
-    "remove": -93.25,
-    "bitdiff": -68.7,
-    "detect_ftl": 0.0,
-    "detect": 0.0,
-    "shift": 0.0,
-    "nand_read": 0.89,
-    "nand_write": 0.28,
-}
-
-
-def _mean_change(ds: xr.Dataset, var: str, a: str, b: str, **sel: Any) -> float:
-    """Mean over traces of the per-trace change of ``var`` from scheme ``b`` to ``a``, %."""
-    x = ds[var].sel(**sel)
-    base = x.sel(scheme=b).values.astype(float)
-    new = x.sel(scheme=a).values.astype(float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ch = np.where(base != 0, 100.0 * (new - base) / base, np.nan)
-    return float(np.nanmean(ch)) if np.isfinite(ch).any() else np.nan
-
-
-def headline(ds: xr.Dataset) -> pd.DataFrame:
-    """The paper's averages (Sec. IV-B) beside ours: mean over traces of per-trace changes."""
-    conv = {"convention": "paper"}
-    lat = "op_latency"
-    ours = {
-        "insert": _mean_change(ds, lat, "SK-FTL", "PW FTL", op="inject", **conv),
-        "remove": _mean_change(ds, lat, "SK-FTL", "PW FTL", op="remove", **conv),
-        "bitdiff": _mean_change(ds, "bitdiff", "SK-FTL", "PW FTL"),
-        "detect_ftl": float(ds[lat].sel(scheme="FTL", op="detect", **conv).sum()),
-        "detect": _mean_change(ds, lat, "SK-FTL", "PW FTL", op="detect", **conv),
-        "shift": _mean_change(ds, lat, "SK-FTL", "PW FTL", op="shift", **conv),
-        "nand_read": _mean_change(ds, "nand_read_latency", "SK-FTL", "FTL"),
-        "nand_write": _mean_change(ds, "nand_write_latency", "SK-FTL", "FTL"),
-    }
-    # data behind the notes
-    cnt = ds["op_count"].sel(convention="paper")
-    inj = cnt.sel(op="inject")
-    over = (inj - ds["inject_first"]).assign_attrs(units="skyrmions")
-    first_share = float(
-        ds["inject_first"].sel(scheme="PW FTL").sum() / inj.sel(scheme="PW FTL").sum()
-    )
-    over_change = _mean_change(xr.Dataset({"x": over}), "x", "SK-FTL", "PW FTL")
-    gc = int(ds["gc_copies"].sum())
-    pw = cnt.sel(scheme="PW FTL")
-    ratio = (pw.sel(op="remove") / pw.sel(op="inject").where(pw.sel(op="inject") > 0)).values
-    bound = float(np.nanmean(ratio))
-    bound_first = float(ratio[0])
-    text = {
-        "insert": (
-            "insert latency, SK-FTL vs PW FTL (%)",
-            "conservation (injected - removed = stored + parked) caps what buffering can save "
-            "at about PW FTL's removes: PW FTL removes only "
-            f"{100 * bound:.0f} % as many skyrmions as it injects (mean over traces; "
-            f"{ds['trace'].values[0]}: {100 * bound_first:.0f} %) because "
-            f"{100 * first_share:.0f} % of its injections fill "
-            "never-mapped entries of a table that is still growing (excerpts, short stand-ins); "
-            "the paper's -62.7 % needs PW FTL to remove at least ~63 % of what it injects, a "
-            "table near steady state (week-long volumes). On "
-            f"updates of mapped entries alone: {over_change:.1f} %",
-        ),
-        "remove": (
-            "remove latency, SK-FTL vs PW FTL (%)",
-            "surplus skyrmions are parked whenever a free entry within reach has room; on a "
-            "fresh device almost every racetrack has free entries",
-        ),
-        "bitdiff": (
-            "accumulated 1-bit difference, SK-FTL vs PW FTL (%)",
-            "|pop(new)-pop(old)| over updates of mapped entries; the allocator keeps the block "
-            "popcount class, the page popcount only as well as the open blocks per class allow "
-            "(open_per_class; the paper does not say how many blocks it allocates across)",
-        ),
-        "detect_ftl": ("detect latency of FTL (ns, all traces)", "naive writes detect nothing"),
-        "detect": (
-            "detect latency, SK-FTL vs PW FTL (%)",
-            "both detect W bits per entry write (equal unless GC copy counts differ)",
-        ),
-        "shift": (
-            "shift latency, SK-FTL vs PW FTL (%)",
-            "2W shifts per entry write for both; SK-FTL adds only its vertical moves",
-        ),
-        "nand_read": (
-            "NAND mean read latency, SK-FTL vs FTL (%)",
-            f"paper: difference 0.89 %; ours is the signed change. GC copies in all runs: {gc}; "
-            "with no GC, uniform page latency and LPN-striped chips, block placement cannot "
-            "change NAND timing",
-        ),
-        "nand_write": (
-            "NAND mean write latency, SK-FTL vs FTL (%)",
-            "paper: difference 0.28 %; ours is the signed change (same reason as reads)",
-        ),
-    }
-    rows = []
-    for key, (metric, note) in text.items():
-        p, o = PAPER_HEADLINE[key], ours[key]
-        rel = (o - p) / abs(p) if p not in (0.0,) and np.isfinite(o) else np.nan
-        rows.append(
-            {
-                "metric": metric,
-                "paper": p,
-                "ours": round(o, 3) if np.isfinite(o) else np.nan,
-                "rel_diff": round(rel, 4) if np.isfinite(rel) else np.nan,
-                "note": note,
-            }
-        )
-    return pd.DataFrame(rows, columns=["metric", "paper", "ours", "rel_diff", "note"])
