@@ -7,7 +7,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from skftl.skrm import PAPER_SCHEMES, CostModel, Layout
 from skftl.skrm.model import OPS, OpCosts
+from skftl.studies.skrm.claims import conservation
 
 OP_TITLES = {
     "inject": "Fig. 9: inject latency",
@@ -18,7 +20,7 @@ OP_TITLES = {
 SCHEME_COLORS = {"FTL": "0.55", "PW FTL": "C0", "SK-FTL": "C3"}
 
 
-def _bars(ax, values: pd.DataFrame, log: bool, zero_note: bool = True) -> None:
+def _bars(ax: plt.Axes, values: pd.DataFrame, log: bool, zero_note: bool = True) -> None:
     """Grouped bars: rows of ``values`` = traces on x, columns = schemes."""
     n = values.shape[1]
     width = 0.8 / n
@@ -77,16 +79,97 @@ def nand_figure(ds: xr.Dataset) -> plt.Figure:
 
 def change_table(ds: xr.Dataset, convention: str) -> pd.DataFrame:
     """Per trace: change of each operation's accumulated latency, SK-FTL vs PW FTL and
-    PW FTL vs FTL (%)."""
+    PW FTL vs FTL (%); ``mean`` is the mean of the per-trace changes (the claims' "on
+    average"), ``pooled`` the change of the latencies summed over traces."""
     lat = ds["op_latency"].sel(convention=convention)
-    rows = {}
+    rows, pooled = {}, {}
     for a, b in (("SK-FTL", "PW FTL"), ("PW FTL", "FTL")):
         base = lat.sel(scheme=b)
         ch = 100 * (lat.sel(scheme=a) - base) / base.where(base != 0)
+        tot = lat.sum("trace")
         for op in OPS:
             rows[f"{op}: {a} vs {b}"] = ch.sel(op=op).to_pandas()
+            tb = float(tot.sel(scheme=b, op=op))
+            pooled[f"{op}: {a} vs {b}"] = (
+                100 * (float(tot.sel(scheme=a, op=op)) - tb) / tb if tb else np.nan
+            )
     t = pd.DataFrame(rows).T
     t["mean"] = t.mean(axis=1)
+    t["pooled"] = pd.Series(pooled)
+    return t.round(2)
+
+
+def fig2_example_table(entries_per_track: int = 4) -> pd.DataFrame:
+    """The paper's Fig. 2 example through the cost model: one entry written at [block 0,
+    page 2], then [block 0, page 255], then [block 8, page 2] (256 pages per block), on a
+    racetrack of ``entries_per_track`` otherwise free entries; counters per scheme."""
+    lpn = np.zeros(3, np.int64)
+    new = np.array([0 * 256 + 2, 0 * 256 + 255, 8 * 256 + 2])
+    old = np.array([-1, new[0], new[1]])
+    rows = {}
+    for scheme in PAPER_SCHEMES:
+        m = CostModel(Layout(32, entries_per_track), scheme, entries_per_track)
+        m.update(lpn, old, new)
+        c = m.counters()
+        rows[scheme.name] = {
+            k: c[k] for k in ("inject", "remove", "detect", "shift", "parked", "bitdiff")
+        }
+    return pd.DataFrame(rows).T
+
+
+def bitdiff_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Fig. 13's data per trace and scheme: 1-bit difference (popcount change), Hamming
+    distance, updates of mapped entries and all entry writes."""
+    cols = ["bitdiff", "hamming", "successive", "updates"]
+    return pd.concat({c: ds[c].to_pandas() for c in cols}, axis=1)
+
+
+def nand_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Fig. 14's data: mean NAND read / write response time per trace and scheme (µs), and
+    the GC page copies and erases of each allocator's run."""
+    return pd.concat(
+        {
+            "read (µs)": ds["nand_read_latency"].to_pandas(),
+            "write (µs)": ds["nand_write_latency"].to_pandas(),
+            "GC copies": ds["gc_copies"].to_pandas(),
+            "erases": ds["erases"].to_pandas(),
+        },
+        axis=1,
+    ).round(3)
+
+
+def conservation_table(ds: xr.Dataset) -> pd.DataFrame:
+    """The evidence behind the inject miss, per trace (paper counting): PW FTL's injections
+    and removals, its remove / inject ratio (about the most SK-FTL's reuse can save), the
+    share of its injections that fill never-mapped entries, SK-FTL's inject change and that
+    change on updates of mapped entries alone (%). The last row: the claims' summary."""
+    cnt = ds["op_count"].sel(convention="paper")
+    pw, sk = cnt.sel(scheme="PW FTL"), cnt.sel(scheme="SK-FTL")
+    first = ds["inject_first"]
+    inj = pw.sel(op="inject").astype(float)
+    over_pw = inj - first.sel(scheme="PW FTL")
+    over_sk = sk.sel(op="inject") - first.sel(scheme="SK-FTL")
+    t = pd.DataFrame(
+        {
+            "PW inject": inj.values,
+            "PW remove": pw.sel(op="remove").values,
+            "PW remove / inject (%)": 100 * (pw.sel(op="remove") / inj.where(inj > 0)).values,
+            "PW first-write share (%)": 100 * (first.sel(scheme="PW FTL") / inj).values,
+            "SK inject change (%)": 100 * (sk.sel(op="inject") / inj - 1).values,
+            "SK inject change, mapped entries (%)": 100
+            * (over_sk / over_pw.where(over_pw > 0) - 1).values,
+        },
+        index=ds["trace"].values,
+    )
+    c = conservation(ds)
+    t.loc["mean (claims)"] = [
+        np.nan,
+        np.nan,
+        c["pw_remove_per_inject_pct"],
+        np.nan,
+        t["SK inject change (%)"].mean(),
+        c["sk_inject_change_on_updates_pct"],
+    ]
     return t.round(2)
 
 
@@ -142,6 +225,21 @@ def sensitivity_figure(ds: xr.Dataset) -> plt.Figure:
     return fig
 
 
+def sensitivity_tables(ds: xr.Dataset) -> dict[str, pd.DataFrame]:
+    """Per swept parameter: inject + remove latency (ns) and 1-bit difference per scheme."""
+    out = {}
+    for v in ds.data_vars:
+        if not (v.startswith("sens_") and v.endswith("_latency")):
+            continue
+        p = v[len("sens_") : -len("_latency")]
+        t = ds[v].sel(op=["inject", "remove"]).sum("op").to_pandas().round(0)
+        t.columns = [f"{c} inj+rem (ns)" for c in t.columns]
+        b = ds[f"sens_{p}_bitdiff"].to_pandas()
+        b.columns = [f"{c} 1-bit diff" for c in b.columns]
+        out[p] = pd.concat([t, b], axis=1)
+    return out
+
+
 def energy_table(ds: xr.Dataset, costs: OpCosts) -> pd.DataFrame:
     """Accumulated SK-RM energy per scheme and operation over all traces (nJ), from the
     operation counts and the (assumed) per-operation energies in ``costs``."""
@@ -152,6 +250,7 @@ def energy_table(ds: xr.Dataset, costs: OpCosts) -> pd.DataFrame:
 
 
 def energy_figure(ds: xr.Dataset, costs: OpCosts) -> plt.Figure:
+    """Accumulated SK-RM energy per scheme, stacked by operation (assumed energies)."""
     e = energy_table(ds, costs).drop(columns="total")
     fig, ax = plt.subplots(figsize=(4.5, 3.2))
     bottom = np.zeros(len(e))
