@@ -59,6 +59,11 @@ def test_study_runs_and_headline_has_paper_numbers():
     conv = ds.read_array.sel(policy="page")
     assert (conv.sel(speed_ratio=4) < conv.sel(speed_ratio=2)).all()
     assert (ds.read_improvement.sel(policy="page") == 0).all()
+    # all reads = reads of data the replay wrote + the others: their mean lies between
+    lo = np.fmin(ds.read_array_rewritten, ds.read_array_other)
+    hi = np.fmax(ds.read_array_rewritten, ds.read_array_other)
+    assert ((ds.read_array >= lo - 1e-9) & (ds.read_array <= hi + 1e-9)).all()
+    assert np.isfinite(ds.read_array_rewritten.sel(trace="web")).all()
     # the skrm side: SK-aware placement keeps more block popcounts and flips fewer bits
     web = {"trace": "web", "page_size": 16384, "speed_ratio": 2}
     kept = ds.block_pop_kept.sel(**web)

@@ -239,6 +239,15 @@ METRICS = {
     "read_latency_p99": ("us", "99th percentile read request response time"),
     "read_array": ("us", "mean array read time of host page reads (page speed only, no queueing)"),
     "write_array": ("us", "mean program time of host page writes (page speed only, no queueing)"),
+    "read_array_rewritten": (
+        "us",
+        "mean array read time of host page reads of data the trace wrote earlier (placed by "
+        "the policy during the replay)",
+    ),
+    "read_array_other": (
+        "us",
+        "mean array read time of the other host page reads (data laid out by preconditioning)",
+    ),
     "erases": ("blocks", "blocks erased during the trace replay"),
     "gc_copies": ("pages", "valid pages copied by GC during the trace replay"),
     "host_writes": ("pages", "host page writes"),
@@ -301,7 +310,17 @@ def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dic
         log_kind.astype(np.int8),
         ftl.geometry.pages_per_block,
     )
-    rd_pos = pos[~ops.is_write & (pos >= 0)]
+    rd_mask = ~ops.is_write & (pos >= 0)
+    # reads of pages this replay wrote earlier: the only ones a write-time placement can move
+    idx = np.arange(len(lpn))
+    first_write = np.full(ftl.n_lpn, len(lpn))
+    np.minimum.at(first_write, lpn[ops.is_write], idx[ops.is_write])
+    rewritten = first_write[lpn] < idx
+    rd_pos, rw_pos, other_pos = (
+        pos[rd_mask],
+        pos[rd_mask & rewritten],
+        pos[rd_mask & ~rewritten],
+    )
     wr_pos = pos[ops.is_write]
     lat = res.latency_ns / 1e3
     rd, wr = lat[~res.is_write], lat[res.is_write]
@@ -311,6 +330,12 @@ def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dic
         "read_latency_p99": float(np.quantile(rd, 0.99)) if len(rd) else np.nan,
         "read_array": float(snapshot.read_ns[rd_pos].mean() / 1e3) if len(rd_pos) else np.nan,
         "write_array": float(snapshot.prog_ns[wr_pos].mean() / 1e3) if len(wr_pos) else np.nan,
+        "read_array_rewritten": float(snapshot.read_ns[rw_pos].mean() / 1e3)
+        if len(rw_pos)
+        else np.nan,
+        "read_array_other": float(snapshot.read_ns[other_pos].mean() / 1e3)
+        if len(other_pos)
+        else np.nan,
         "erases": res.counters["erases"],
         "gc_copies": res.counters["gc_copies"],
         "host_writes": res.counters["host_writes"],
