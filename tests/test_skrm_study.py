@@ -1,4 +1,4 @@
-"""Smoke test of the skrm study on a tiny config: dataset shape, units, headline."""
+"""Smoke test of the skrm study on a tiny config: dataset shape, units, scorecard rows."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import copy
 import numpy as np
 
 from skftl.config import load_config
-from skftl.studies import skrm
+from skftl.studies import scorecard, skrm
+from skftl.studies.claims import COLUMNS, VERDICTS
 
 
 def tiny_config() -> dict:
@@ -51,7 +52,19 @@ def test_study_runs_on_a_tiny_config():
     # FTL and PW FTL share the NAND run: identical bit differences (Fig. 13)
     assert (ds["bitdiff"].sel(scheme="FTL") == ds["bitdiff"].sel(scheme="PW FTL")).all()
     assert np.isfinite(ds["sens_fill_fraction_latency"]).all()
-    head = skrm.headline(ds)
-    assert list(head.columns) == ["metric", "paper", "ours", "rel_diff", "note"]
-    assert len(head) == len(skrm.PAPER_HEADLINE)
+    # the set-up the claims check is the run's own: the tiny device, Table II's latencies
+    assert float(ds["nand_capacity"]) <= 2.0 and float(ds["page_size"]) == 16.0
+    assert float(ds["op_unit_latency"].sel(op="inject")) == 1.0
+    head = scorecard.headline("skrm", ds)
+    assert list(head.columns) == COLUMNS
+    assert len(head) == len(skrm.CLAIMS)
+    assert set(head["verdict"]) <= set(VERDICTS)
+    rows = head.set_index("claim")
+    # the paper's averages are computed on the one trace there is
+    for claim in ("fig9.inject.sk_vs_pw.mean", "fig10.remove.sk_vs_pw.mean",
+                  "fig13.bitdiff.sk_vs_pw.mean", "fig14.nand_read.difference"):  # fmt: skip
+        assert rows.loc[claim, "verdict"] not in ("not evaluated", "not modelled"), claim
+        assert rows.loc[claim, "workload_kind"] == "synthetic stand-in", claim
+    # the tiny device is not the paper's 64 GB
+    assert rows.loc["sec4a.capacity", "verdict"] == "missed"
     assert "config" in ds.attrs and "trace_sha256" in ds.attrs
