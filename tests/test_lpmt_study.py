@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from skftl.config import load_config
 from skftl.dram import OP_READ, OP_WRITE
 from skftl.dram.files import file_stream
-from skftl.studies import lpmt
+from skftl.studies import lpmt, scorecard
+from skftl.studies.claims import COLUMNS, VERDICTS
 from skftl.traces.requests import Requests, TraceMeta
 
 
@@ -28,20 +31,25 @@ def test_requests_become_files():
     assert fs.pages_needed() == 2 + 3 + 1 + 3  # each file at its largest + one largest
 
 
-@pytest.fixture
-def tiny_cfg(monkeypatch):
-    monkeypatch.delenv("SKFTL_TRACE_DIRS", raising=False)
+def tiny_config(**overrides: Any) -> dict[str, Any]:
+    """A tiny lpmt config on synthetic stand-ins only (fast and hermetic; the caller keeps
+    SKFTL_TRACE_DIRS out of the environment)."""
     cfg = load_config()
-    cfg["traces"]["trace_dirs"] = []  # synthetic stand-ins only: fast and hermetic
-    cfg = lpmt.with_overrides(
-        cfg,
+    cfg["traces"]["trace_dirs"] = []
+    params = dict(
         workloads=["Financial1", "WebSearch2"],
         n_requests=3000,
         hashes=["folding", "division", "xxhash"],
         sensitivity={"placements": ["single", "dynamic"], "assoc": [4, 8],
                      "load_factor": [0.5], "n_banks": [4, 8], "bank_groups": [1]},
     )  # fmt: skip
-    return cfg
+    return lpmt.with_overrides(cfg, **(params | overrides))
+
+
+@pytest.fixture
+def tiny_cfg(monkeypatch):
+    monkeypatch.delenv("SKFTL_TRACE_DIRS", raising=False)
+    return tiny_config()
 
 
 def test_study_smoke(tiny_cfg):
@@ -59,9 +67,12 @@ def test_study_smoke(tiny_cfg):
     assert (ds["cases"].sum("case") == reads).all()
     # WebSearch2's addresses are multiples of 4 sectors: division uses 1/4 of the sets
     assert float(ds["set_occupancy"].sel(workload="WebSearch2", hash="division")) <= 25.0
-    head = lpmt.headline(ds)
-    assert list(head.columns) == ["metric", "paper", "ours", "rel_diff", "note"]
-    assert "Table VI improvement % dynamic" in set(head["metric"])
+    head = scorecard.headline("lpmt", ds)
+    assert list(head.columns) == COLUMNS
+    assert set(head["verdict"]) <= set(VERDICTS)
+    row = head.set_index("claim").loc["tab6.improvement.dynamic"]
+    assert row.verdict in ("held", "direction only", "missed")  # both workloads are present
+    assert row.workload_kind == "synthetic stand-in"
     tabs = lpmt.tables(ds)
     assert {"table4_occupancy", "table5_cases_paper", "table6_latency", "fig8_progress"} <= set(
         tabs
