@@ -70,6 +70,8 @@ PAPER = {
     "nand_write": 0.28,
 }
 TABLE_II_NS = {"detect": 0.1, "shift": 0.5, "remove": 0.8, "inject": 1.0}
+# Table I's SK-RM column (Sec. I), for the disagreement with Table II on removes
+TABLE_I_SKRM_NS = {"read": 0.1, "write 0->1": 1.0, "write 1->0": 0.6}
 FIG_NUM = {"inject": 9, "remove": 10, "detect": 11, "shift": 12}
 
 
@@ -354,9 +356,9 @@ def _table_ii(op: str) -> Claim:
     if op == "remove":
         # the paper's two tables disagree; per-operation % changes do not depend on it
         note += (
-            "; Table I gives SK-RM's '1' to '0' write as 0.6 ns, Table II (which Sec. IV-A "
-            "says the evaluation uses) 0.8 ns. Per-operation changes are ratios of counts, "
-            "so neither value moves a percentage"
+            f"; Table I gives SK-RM's '1' to '0' write as {TABLE_I_SKRM_NS['write 1->0']} ns, "
+            f"Table II (which Sec. IV-A says the evaluation uses) {TABLE_II_NS['remove']} ns. "
+            "Per-operation changes are ratios of counts, so neither value moves a percentage"
         )
     return Claim(
         id=f"tab2.{op}_ns",

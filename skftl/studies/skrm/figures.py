@@ -9,7 +9,7 @@ import xarray as xr
 
 from skftl.skrm import PAPER_SCHEMES, CostModel, Layout
 from skftl.skrm.model import OPS, OpCosts
-from skftl.studies.skrm.claims import conservation
+from skftl.studies.skrm.claims import TABLE_I_SKRM_NS, TABLE_II_NS, conservation
 
 OP_TITLES = {
     "inject": "Fig. 9: inject latency",
@@ -112,9 +112,21 @@ def fig2_example_table(entries_per_track: int = 4) -> pd.DataFrame:
         m.update(lpn, old, new)
         c = m.counters()
         rows[scheme.name] = {
-            k: c[k] for k in ("inject", "remove", "detect", "shift", "parked", "bitdiff")
+            k: c[k] for k in ("inject", "remove", "detect", "shift", "parked", "bitdiff", "hamming")
         }
     return pd.DataFrame(rows).T
+
+
+def paper_latency_tables() -> pd.DataFrame:
+    """The paper's two statements of SK-RM's operation latencies side by side (Table I's
+    SK-RM column, Table II): they disagree on the remove ('1' to '0') latency."""
+    rows = {
+        "read / detect": (TABLE_I_SKRM_NS["read"], TABLE_II_NS["detect"]),
+        "write '0' to '1' / insert": (TABLE_I_SKRM_NS["write 0->1"], TABLE_II_NS["inject"]),
+        "write '1' to '0' / remove": (TABLE_I_SKRM_NS["write 1->0"], TABLE_II_NS["remove"]),
+        "shift": (np.nan, TABLE_II_NS["shift"]),
+    }
+    return pd.DataFrame(rows, index=["Table I (ns)", "Table II (ns)"]).T
 
 
 def bitdiff_table(ds: xr.Dataset) -> pd.DataFrame:
