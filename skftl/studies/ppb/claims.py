@@ -93,6 +93,7 @@ def _at(da: xr.DataArray, trace: str, page_size: int, four: bool = False) -> xr.
 
 
 def label(ds: xr.Dataset, trace: str) -> str:
+    """The trace's label (it says "(synthetic)" for a stand-in)."""
     return str(sel(var(ds, "read_latency"), trace=trace)["trace_label"].values)
 
 
@@ -134,7 +135,8 @@ def _ceiling(ds: xr.Dataset, trace: str, ps: int, policy: str) -> str:
     if "read_array_other" in ds:
         o = _at(ds["read_array_other"], trace, ps).sel(speed_ratio=r)
         conv, pol = float(sel(o, policy="page")), float(sel(o, policy=policy))
-        text += f"; the other reads moved by {100 * (conv - pol) / conv:.2f} % (layout noise)"
+        moved = 100 * (conv - pol) / conv
+        text += f"; the other reads moved by {moved:.2f} % (layout noise and GC copies)"
     return text
 
 

@@ -139,8 +139,8 @@ def reach_table(ds: xr.Dataset, policy: str = "ppb") -> pd.DataFrame:
     gain on those reads if every one hit the fast half of its block (linear speed profile,
     vs the block mean) and that times the share, the expected bound on the whole gain; then
     the policy's measured gain on those reads, on the other reads (data laid out by
-    preconditioning: random positions under every policy, so zero in expectation and
-    sampling noise in a finite trace) and on all reads."""
+    preconditioning: random positions under every policy, so zero in expectation except for
+    data GC copied during the replay; sampling noise in a finite trace) and on all reads."""
     r = float(ds["speed_ratio"].max())
     x = 1.0 - 1.0 / r
     if_fast = 100.0 * (1.0 - (1.0 - 0.75 * x) / (1.0 - 0.5 * x))
