@@ -96,8 +96,9 @@ def _scalar(ours: Ours, what: str) -> float:
 class Value(Expect):
     """The paper gives a number. ``direction`` optionally states the sign the number carries
     as a relation ``(op, ref)``, e.g. ``("<", 0)`` for a reduction given as a negative %.
-    ``abs_tol`` is the paper's printed precision (half its last digit: 0.005 for "0.00"):
-    a number printed as zero has no relative error, only that absolute one."""
+    ``abs_tol`` is an absolute tolerance beside the relative one: the paper's printed
+    precision (half its last digit: 0.005 for "0.00"), so that a number printed as zero,
+    which has no relative error, can be matched; or what the paper calls "the same"."""
 
     value: float = math.nan
     direction: tuple[str, float] | None = None
