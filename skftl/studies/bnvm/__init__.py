@@ -1,4 +1,5 @@
-"""Study ``bnvm``: address mapping for a PCM-based SSD (Kwon, IEEE Access 2019).
+"""Study `bnvm`: address mapping for a PCM-based SSD (Kwon, "Address Translation Layer for
+Byte-Addressable Non-Volatile Memory-Based Solid State Drives", IEEE Access 2019).
 
 The study's three parts: `simulate` (config -> dataset), `claims` (every claim of the
 paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook draws).
@@ -7,3 +8,16 @@ paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook d
 from skftl.studies.bnvm import claims, figures
 from skftl.studies.bnvm.claims import CLAIMS, READINGS
 from skftl.studies.bnvm.simulate import *  # noqa: F403  (run and the study's public names)
+
+__all__ = [
+    "CLAIMS",
+    "LETTERS",  # noqa: F405
+    "READINGS",
+    "SCHEMES",  # noqa: F405
+    "VARS",  # noqa: F405
+    "claims",
+    "figures",
+    "parallel_writes",  # noqa: F405
+    "run",  # noqa: F405
+    "worked_example",  # noqa: F405
+]
