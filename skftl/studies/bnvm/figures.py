@@ -1,16 +1,33 @@
-"""Figures of the bnvm study, drawn from its dataset (used by notebooks/05_bnvm.ipynb)."""
+"""Figures and tables of the bnvm study, drawn from its dataset (notebooks/05_bnvm.ipynb
+calls them; it holds no plotting or table code of its own).
+
+The per-scheme variables carry a ``grouping`` dimension (every reading of how page operations
+form parallel operations); figures show one grouping, by default the run's configured one
+(``ds.attrs["grouping"]``), which is also the grouping of the beyond-the-paper runs.
+"""
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import xarray as xr
+
+from skftl.studies.bnvm import claims as C
 
 COLORS = {"static": "#4c72b0", "dynamic": "#dd8452", "static_full": "#55a868", "block": "#8172b3"}
 NAMES = {"static": "static", "dynamic": "dynamic", "static_full": "static + full", "block": "block"}
 
 
-def _panels(ds: xr.Dataset, height: float = 5.2):
+def at(ds: xr.Dataset, grouping: str | None = None) -> xr.Dataset:
+    """``ds`` at one grouping (default: the run's configured one)."""
+    if "grouping" not in ds["write_time"].dims:
+        return ds
+    g = grouping or str(ds.attrs.get("grouping", C.READINGS.default))
+    return ds.sel(grouping=g)
+
+
+def _panels(ds: xr.Dataset, height: float = 5.2) -> tuple[plt.Figure, list, list]:
     letters = list(ds["trace"].values)
     cols = 3
     rows = int(np.ceil(len(letters) / cols))
@@ -24,10 +41,11 @@ def _title(ds: xr.Dataset, letter: str) -> str:
     return f"Trace {letter}: {ds['label'].sel(trace=letter).item()}"
 
 
-def fig_counts(ds: xr.Dataset, schemes: tuple[str, str]):
+def fig_counts(ds: xr.Dataset, schemes: tuple[str, str], grouping: str | None = None) -> plt.Figure:
     """Per trace: parallel clean / dirty / total writes of two schemes side by side; the
     title gives each scheme's total time (and, for static + full, its merges and refresh
     time, too few / too large to share the count axis)."""
+    ds = at(ds, grouping)
     fig, letters, axes = _panels(ds)
     cats = ["clean", "dirty", "total"]
     x = np.arange(len(cats))
@@ -53,9 +71,12 @@ def fig_counts(ds: xr.Dataset, schemes: tuple[str, str]):
     return fig
 
 
-def fig_time_breakdown(ds: xr.Dataset, schemes: tuple[str, ...]):
+def fig_time_breakdown(
+    ds: xr.Dataset, schemes: tuple[str, ...], grouping: str | None = None
+) -> plt.Figure:
     """Total time per trace split into write / merge copy / refresh, relative to the first
     scheme (the paper's "total write time" plus eq. 1's merge cost)."""
+    ds = at(ds, grouping)
     letters = list(ds["trace"].values)
     fig, ax = plt.subplots(figsize=(7.5, 3.4))
     width = 0.8 / len(schemes)
@@ -85,8 +106,9 @@ def fig_time_breakdown(ds: xr.Dataset, schemes: tuple[str, ...]):
     return fig
 
 
-def fig_wear(ds: xr.Dataset):
+def fig_wear(ds: xr.Dataset, grouping: str | None = None) -> plt.Figure:
     """Most-written page per scheme and the lifetime it implies at the cycle limit."""
+    ds = at(ds, grouping)
     letters = list(ds["trace"].values)
     schemes = list(ds["scheme"].values)
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(9.6, 3.2))
@@ -105,7 +127,7 @@ def fig_wear(ds: xr.Dataset):
     return fig
 
 
-def fig_risk(ds: xr.Dataset):
+def fig_risk(ds: xr.Dataset) -> plt.Figure:
     """Data at risk in the static + full buffer vs the flush timeout, and what it costs."""
     fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(10.5, 3.2))
     tmo = ds["flush_timeout_ms"].values
@@ -130,7 +152,7 @@ def fig_risk(ds: xr.Dataset):
     return fig
 
 
-def fig_sweep(ds: xr.Dataset):
+def fig_sweep(ds: xr.Dataset) -> plt.Figure:
     """static total time / static + full total time over refresh unit size and latency
     (> 1: the log policy pays off), per trace."""
     fig, letters, axes = _panels(ds, height=6.4)
@@ -160,7 +182,7 @@ def fig_sweep(ds: xr.Dataset):
     return fig
 
 
-def fig_log_size(ds: xr.Dataset):
+def fig_log_size(ds: xr.Dataset) -> plt.Figure:
     """static total time / static + full total time against the log size per chip, at the
     device's refresh unit and latency (> 1: the log policy pays off)."""
     fig, ax = plt.subplots(figsize=(5.5, 3.2))
@@ -175,3 +197,155 @@ def fig_log_size(ds: xr.Dataset):
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     return fig
+
+
+# --- tables ---------------------------------------------------------------------------------
+def traces_table(ds: xr.Dataset, grouping: str | None = None) -> pd.DataFrame:
+    """The trace standing for each paper letter: what it holds and how it was replayed."""
+    sel = at(ds, grouping).sel(scheme="static")
+    return pd.DataFrame(
+        {
+            "trace": ds["label"].values,
+            "synthetic": ds["synthetic"].values,
+            "host page writes": sel["host_page_writes"].values.astype(int),
+            "host page reads": sel["host_page_reads"].values.astype(int),
+            "rewrites (dirty page writes)": sel["dirty_page_writes"].values.astype(int),
+            "duration (h)": (ds["duration"].values / 3600).round(2),
+            "replayed first (state only)": ds["precondition"].values,
+        },
+        index=pd.Index(ds["trace"].values, name="paper trace"),
+    )
+
+
+def example_table(ds: xr.Dataset) -> pd.DataFrame:
+    """ "w 0 A0-3, 4" on an idle device, in write response times, per scheme and grouping."""
+    return ds["example_write_time"].to_pandas().round(3)
+
+
+def sensitivity_table(ds: xr.Dataset) -> pd.DataFrame:
+    """dynamic / static total write time per trace under every grouping x idle-chip pick."""
+    s = ds["sensitivity_dynamic_vs_static"].reset_coords(drop=True)
+    name = "dynamic / static write time"
+    return s.to_dataframe(name=name)[name].unstack(["grouping", "idle_pick"]).round(4)
+
+
+def fig2_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Fig. 2's quantities under every grouping: dynamic / static write time and parallel
+    writes, and dynamic - static parallel clean and dirty writes, per trace."""
+    clean, dirty = ds["parallel_clean_writes"], ds["parallel_dirty_writes"]
+    total = clean + dirty
+    cols = {
+        "write time dyn/static": ds["write_time"].sel(scheme="dynamic")
+        / ds["write_time"].sel(scheme="static"),
+        "parallel writes dyn/static": total.sel(scheme="dynamic") / total.sel(scheme="static"),
+        "clean dyn-static": clean.sel(scheme="dynamic") - clean.sel(scheme="static"),
+        "dirty dyn-static": dirty.sel(scheme="dynamic") - dirty.sel(scheme="static"),
+    }
+    frames = {k: v.reset_coords(drop=True).to_pandas() for k, v in cols.items()}
+    out = pd.concat(frames, axis=1)  # rows: trace; columns: (quantity, grouping)
+    return out.round(4)
+
+
+def round_makeup_table(ds: xr.Dataset, grouping: str | None = None) -> pd.DataFrame:
+    """Per trace and page scheme: dirty write rounds, the share holding one or two dirty
+    writes, and the dirty rounds that also hold clean writes (Sec. IV.B.1 on trace B)."""
+    g = grouping or str(ds.attrs.get("grouping", C.READINGS.default))
+    rows = {}
+    for x in ds["trace"].values:
+        for s in ("static", "dynamic"):
+            m = C.dirty_round_makeup(ds, g, str(x), s)
+            n = max(m["dirty_rounds"], 1.0)
+            rows[(str(x), s)] = {
+                "dirty rounds": int(m["dirty_rounds"]),
+                "share with 1-2 dirty": round(m["one_or_two"] / n, 3),
+                "dirty rounds holding clean writes": int(m["mixed"]),
+            }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["trace", "scheme"])
+
+
+def paper_c_table() -> pd.Series:
+    """Trace C's differences computed from the paper's own counts beside those it states."""
+    return pd.Series(C.paper_c_arithmetic(), name="parallel writes (paper)")
+
+
+def fig3_table(ds: xr.Dataset, grouping: str | None = None) -> pd.DataFrame:
+    """Fig. 3's quantities and the evidence behind them, per trace: static + full / static
+    clean, dirty and total time; static's dirty share of parallel writes (the rewriting the
+    log absorbs); share of host page writes buffered; extra clean rounds per flush; merges
+    and the refresh share of the merge time."""
+    d = at(ds, grouping)
+    st, sf = d.sel(scheme="static"), d.sel(scheme="static_full")
+    st_total = st["parallel_clean_writes"] + st["parallel_dirty_writes"]
+    merge = sf["merge_copy_time"] + sf["refresh_time"]
+    cols = {
+        "clean sf/static": sf["parallel_clean_writes"] / st["parallel_clean_writes"],
+        "dirty sf/static": sf["parallel_dirty_writes"] / st["parallel_dirty_writes"],
+        "total time sf/static": sf["total_time"] / st["total_time"],
+        "static dirty share": st["parallel_dirty_writes"] / st_total,
+        "buffered share": sf["buffered_page_writes"] / sf["host_page_writes"],
+        "extra clean per flush": (sf["parallel_clean_writes"] - st["parallel_clean_writes"])
+        / sf["buffer_flushes"],
+        "merges": sf["merges"],
+        "refresh share of merge": sf["refresh_time"] / merge.where(merge > 0),
+    }
+    out = pd.DataFrame({k: v.reset_coords(drop=True).to_pandas() for k, v in cols.items()})
+    return out.round(3)
+
+
+def wear_table(ds: xr.Dataset, grouping: str | None = None) -> pd.DataFrame:
+    d = at(ds, grouping)[["max_wear", "lifetime"]].reset_coords(drop=True)
+    return d.to_dataframe().unstack("scheme").round(3)
+
+
+def risk_table(ds: xr.Dataset) -> pd.DataFrame:
+    d = ds[["risk_residency_max", "risk_bytes_mean"]].reset_coords(drop=True)
+    return d.to_dataframe().unstack("flush_timeout_ms").round(3)
+
+
+def breakeven_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Refresh latency (ms) below which static + full beats static, by refresh unit size."""
+    return ds["breakeven_refresh_ms"].reset_coords(drop=True).to_pandas().round(3)
+
+
+def log_breakeven_table(ds: xr.Dataset) -> pd.DataFrame:
+    """The same by log size at the device's refresh unit (inf: the log never filled)."""
+    return ds["log_breakeven_refresh_ms"].reset_coords(drop=True).to_pandas().round(3)
+
+
+# --- the registry -------------------------------------------------------------------------
+def coverage() -> pd.DataFrame:
+    """The registry by place in the paper: how many claims, and their ids."""
+    rows: dict[str, list[str]] = {}
+    for c in C.CLAIMS:
+        rows.setdefault(c.where, []).append(c.id)
+    return pd.DataFrame(
+        {"claims": [len(v) for v in rows.values()], "ids": [", ".join(v) for v in rows.values()]},
+        index=pd.Index(list(rows), name="where"),
+    )
+
+
+def verdict_counts(head: pd.DataFrame) -> pd.DataFrame:
+    """Claims per workload kind and verdict (a scorecard's rows)."""
+    t = head.groupby(["workload_kind", "verdict"]).size().unstack("verdict", fill_value=0)
+    t["total"] = t.sum(axis=1)
+    return t
+
+
+def claim_rows(head: pd.DataFrame, *prefixes: str) -> pd.DataFrame:
+    """The scorecard rows whose claim id starts with any of ``prefixes``."""
+    cols = ["claim", "paper", "ours", "rel_diff", "verdict", "workload_kind", "note"]
+    return head.loc[head["claim"].str.startswith(prefixes), cols].set_index("claim")
+
+
+def changed_readings(table: pd.DataFrame) -> pd.DataFrame:
+    """The claims whose verdict is not the same under every reading (readings.csv rows)."""
+    cols = ["claim"] + [c for c in table.columns if c.endswith(": verdict")]
+    return table.loc[table["changes"], cols].set_index("claim")
+
+
+def verdicts_by_reading(table: pd.DataFrame) -> pd.DataFrame:
+    """How many reading-dependent claims each reading gives each verdict."""
+    cols = [c for c in table.columns if c.endswith(": verdict")]
+    t = table[cols].apply(lambda col: col.value_counts()).fillna(0).astype(int)
+    t.columns = [c.removesuffix(": verdict") for c in cols]
+    return t
