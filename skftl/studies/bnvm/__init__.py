@@ -5,19 +5,8 @@ The study's three parts: `simulate` (config -> dataset), `claims` (every claim o
 paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook draws).
 """
 
-from skftl.studies.bnvm import claims, figures
+from skftl.studies.bnvm import claims, figures, simulate
 from skftl.studies.bnvm.claims import CLAIMS, READINGS
 from skftl.studies.bnvm.simulate import *  # noqa: F403  (run and the study's public names)
 
-__all__ = [
-    "CLAIMS",
-    "LETTERS",  # noqa: F405
-    "READINGS",
-    "SCHEMES",  # noqa: F405
-    "VARS",  # noqa: F405
-    "claims",
-    "figures",
-    "parallel_writes",  # noqa: F405
-    "run",  # noqa: F405
-    "worked_example",  # noqa: F405
-]
+__all__ = ["CLAIMS", "READINGS", "claims", "figures", "simulate", *simulate.__all__]

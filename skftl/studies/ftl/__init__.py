@@ -4,8 +4,8 @@ The study's three parts: `simulate` (config -> dataset), `claims` (every claim o
 paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook draws).
 """
 
-from skftl.studies.ftl import claims, figures
+from skftl.studies.ftl import claims, figures, simulate
 from skftl.studies.ftl.claims import CLAIMS, READINGS
 from skftl.studies.ftl.simulate import *  # noqa: F403  (run and the study's public names)
 
-__all__ = ["CLAIMS", "READINGS", "claims", "figures", "run"]  # noqa: F405
+__all__ = ["CLAIMS", "READINGS", "claims", "figures", "simulate", *simulate.__all__]

@@ -23,6 +23,8 @@ from skftl.nand import Ftl, result_dataset
 from skftl.nand.validation import uniform_waf
 from skftl.pipeline import workload_for
 
+__all__ = ["waf_sweep", "trace_latency", "run"]
+
 
 def _waf_settings(section: dict[str, Any]) -> dict[str, Any]:
     waf = dict(section["waf"])

@@ -4,17 +4,8 @@ The study's three parts: `simulate` (config -> dataset), `claims` (every claim o
 paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook draws).
 """
 
-from skftl.studies.ppb import claims, figures
+from skftl.studies.ppb import claims, figures, simulate
 from skftl.studies.ppb.claims import CLAIMS, READINGS
 from skftl.studies.ppb.simulate import *  # noqa: F403  (run and the study's public names)
 
-__all__ = [  # noqa: F405
-    "CLAIMS",
-    "READINGS",
-    "claims",
-    "figures",
-    "run",
-    "variants",
-    "compact_addresses",
-    "reads_of_rewritten",
-]
+__all__ = ["CLAIMS", "READINGS", "claims", "figures", "simulate", *simulate.__all__]

@@ -53,6 +53,23 @@ from skftl.skrm.model import PW_FTL, CostModel, Layout
 from skftl.traces import expand_to_pages
 from skftl.traces.requests import Requests
 
+__all__ = [
+    "PAPER_POLICIES",
+    "PPB_FAMILY",
+    "METRICS",
+    "variants",
+    "settings",
+    "make_ftl",
+    "precondition",
+    "set_speed",
+    "load_traces",
+    "compact_addresses",
+    "map_addresses",
+    "reads_of_rewritten",
+    "mapping_costs",
+    "run",
+]
+
 PAPER_POLICIES = ("page", "ppb_split", "ppb")
 PPB_FAMILY = ("ppb", "ppb_split", "ppb_sk")  # policies with PPB's levels and VB lists
 SK_OPEN_PER_CLASS = 4  # open blocks per (chip, popcount class) of the SK-aware allocator (skrm)

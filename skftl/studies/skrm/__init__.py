@@ -5,8 +5,8 @@ The study's three parts: `simulate` (config -> dataset), `claims` (every claim o
 paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook draws).
 """
 
-from skftl.studies.skrm import claims, figures
+from skftl.studies.skrm import claims, figures, simulate
 from skftl.studies.skrm.claims import CLAIMS, READINGS
 from skftl.studies.skrm.simulate import *  # noqa: F403  (run and the study's public names)
 
-__all__ = ["CLAIMS", "READINGS", "claims", "figures", "run"]  # noqa: F405
+__all__ = ["CLAIMS", "READINGS", "claims", "figures", "simulate", *simulate.__all__]

@@ -31,6 +31,8 @@ from skftl.skrm.nand_side import make_ftl
 from skftl.traces.pages import expand_to_pages
 from skftl.traces.requests import Requests
 
+__all__ = ["ALLOCATORS", "load_workloads", "replay", "cost", "run", "sensitivity"]
+
 ALLOCATORS = ("conventional", "sk-aware")
 
 

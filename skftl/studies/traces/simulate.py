@@ -26,6 +26,8 @@ from skftl.pipeline import load_by_id, real_trace_names, synthetic_trace_ids
 from skftl.studies.scorecard import write_scored
 from skftl.traces.stats import characterise_many
 
+__all__ = ["trace_ids", "characterise_trace", "merge", "run", "register"]
+
 
 def trace_ids(cfg: dict[str, Any]) -> list[str]:
     """Every trace of a run: the synthetic presets, then the real traces found."""
