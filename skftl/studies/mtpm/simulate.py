@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import xarray as xr
 import yaml
 from tqdm.auto import tqdm
@@ -35,6 +34,10 @@ from skftl.power.workload import FtlStreamInfo, from_nand_ops, ops_from_ftl, ops
 from skftl.traces.nand_ops import mtpm_ops
 from skftl.traces.workload import configured_candidates
 
+# what `from skftl.studies.mtpm.simulate import *` exports: without it the package would also
+# get skftl.power.sim's `simulate`, which shadows this very module's name
+__all__ = ["ARRANGEMENTS", "SCHEMES", "SCHEME_LABELS", "run"]
+
 SCHEMES = ["NPM", "PPM", "DCC", "MTPM", "KMTPM_A", "KMTPM_SA"]
 SCHEME_LABELS = {
     "NPM": "NPM",
@@ -46,30 +49,6 @@ SCHEME_LABELS = {
     "CTRL": "tokens via controller",
 }
 ARRANGEMENTS = ["single_ring", "ring_per_channel", "via_controller"]
-
-# The paper's numbers (Sections IV-B to IV-C, Table III, conclusion).
-PAPER = {
-    "kmtpm_sa_vs_npm_synthetic": -0.0621,
-    "kmtpm_sa_vs_dcc_synthetic": 0.2285,
-    "kmtpm_sa_vs_npm_real": -0.071,
-    "mtpm_vs_npm_synthetic": -0.2244,
-    "kmtpm_a_vs_npm_synthetic": -0.2165,
-    "overhead_alpha8_kmtpm_sa": 0.038,
-    "overhead_alpha8_dcc": 0.0821,
-    "npm_peak_over_budget_r50": 0.5318,
-    "ppm_peak_over_budget_r50": 0.3801,
-    "best_tg": 4,
-    "prog_latency_kmtpm_sa_vs_mtpm": -0.339,
-    "read_latency_kmtpm_sa_vs_mtpm": -0.4145,
-    "prog_latency_kmtpm_a_vs_mtpm": 0.036,
-    "read_latency_kmtpm_a_vs_mtpm": -0.0912,
-}
-# Table III of the paper: overhead cycles (n = 0, n = 7) and max overhead in % of latency.
-PAPER_TABLE_III = {
-    "program_lsb": (40, 1020, 0.66),
-    "read": (6, 153, 1.47),
-    "erase": (4, 102, 0.01),
-}
 
 
 @dataclass
@@ -199,6 +178,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         + len(sec["fig11"]["schemes"])
         + len(mc["schemes"]) * len(ARRANGEMENTS) * (3 if mc.get("address_mapped", True) else 2)
         + len(variants) * len(schemes) * len(sec["sensitivity"]["traces"])
+        + len(DCC_MODELS) * (len(syn) * (1 + len(alphas)) + len(real))
     )
     bar = tqdm(total=n_runs, desc="mtpm", disable=not progress)
     rn = _Runner(prof, dev, bar, dcc_model=str(sec["dcc_model"]))
@@ -250,14 +230,31 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         "cumulative wait for key / tokens / start before atomic operations",
     )
 
-    # DCC's current-model resolution (our assumption) on the synthetic traces
-    dm = np.zeros((len(DCC_MODELS), len(tr)))
-    for k, model in enumerate(DCC_MODELS):
+    # DCC's current-model resolution is a reading of the paper (Sec. II / IV-A say only
+    # "current models ... based on a series of linear functions"): DCC under both models on
+    # every input a DCC claim rests on (synthetic traces, alpha sweep, real traces)
+    models = list(DCC_MODELS)
+    dm = np.zeros((len(models), len(tr)))
+    dp = np.zeros_like(dm)
+    dma = np.zeros((len(models), len(alphas), len(tr)))
+    for k, model in enumerate(models):
         for j, name in enumerate(tr):
-            dm[k, j] = rn.sim(syn[name], "DCC", alpha, tg, dcc_model=model).throughput_ops_per_s
+            r = rn.sim(syn[name], "DCC", alpha, tg, dcc_model=model)
+            dm[k, j], dp[k, j] = r.throughput_ops_per_s, r.peak_over_budget
+            for m, a in enumerate(alphas):
+                r = rn.sim(syn[name], "DCC", a, tg, dcc_model=model)
+                dma[k, m, j] = r.throughput_ops_per_s
+    cm = {"dcc_model": models, "trace": tr}
     ds["dcc_model_throughput"] = _da(
-        dm, ("dcc_model", "trace"), {"dcc_model": list(DCC_MODELS), "trace": tr}, "ops/s",
+        dm, ("dcc_model", "trace"), cm, "ops/s",
         "DCC throughput per current-model resolution (atomic / sub-atomic peaks)",
+    )  # fmt: skip
+    ds["dcc_model_peak_over_budget"] = _da(
+        dp, ("dcc_model", "trace"), cm, "1", "DCC peak 40 ns current / budget - 1 per model"
+    )
+    ds["dcc_model_alpha_throughput"] = _da(
+        dma, ("dcc_model", "alpha", "trace"), {**cm, "alpha": alphas}, "ops/s",
+        "DCC throughput vs power budget alpha per current-model resolution",
     )  # fmt: skip
 
     # Fig. 12: KMTPM (sub-atomic) vs token granularity, normalised to MTPM at the first TG
@@ -308,6 +305,15 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         "ops/s",
         "throughput on block traces mapped to NAND operations",
     )
+    drt = np.zeros((len(models), len(wl)))
+    for j, name in enumerate(wl):
+        for k, model in enumerate(models):
+            r = rn.sim(real[name], "DCC", alpha, tg, dcc_model=model)
+            drt[k, j] = r.throughput_ops_per_s
+    ds["dcc_model_real_throughput"] = _da(
+        drt, ("dcc_model", "workload"), {"dcc_model": models, "workload": wl}, "ops/s",
+        "DCC throughput on the block traces per current-model resolution",
+    )  # fmt: skip
     ds["workload_label"] = xr.DataArray(
         [real_meta[w]["label"] for w in wl],
         dims=("workload",),
@@ -341,11 +347,12 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     )
     ds["time"].attrs.update(units="us", long_name="time")
 
-    # Table III: eq. (3)
+    # Table III: eq. (3), from the model's own operation structure and durations
     tok = TokenModel(alpha, tg)
     tmpl = dev.templates()
     tab_ops = {"program_lsb": 1, "read": 0, "erase": 3}
     ovh = np.zeros((3, 3))
+    n_atomic, op_us = np.zeros(3), np.zeros(3)
     for i, ty in enumerate(tab_ops.values()):
         n_at = len(tmpl[ty])
         lo = latency_overhead_cycles(n_at, tok.transfer_cycles(), 0, dev.t_comp_cycles)
@@ -354,12 +361,23 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         )
         op_ns = sum(prof.duration_ns(a) for a in tmpl[ty])
         ovh[i] = (lo, hi, 100.0 * hi * dev.cycle_ns / op_ns)
+        n_atomic[i], op_us[i] = n_at, op_ns / 1000.0
+    c_op = {"operation": list(tab_ops)}
     ds["latency_overhead"] = _da(
         ovh,
         ("operation", "overhead_case"),
-        {"operation": list(tab_ops), "overhead_case": ["min_cycles", "max_cycles", "max_percent"]},
+        {**c_op, "overhead_case": ["min_cycles", "max_cycles", "max_percent"]},
         "cycles | %",
         "eq. (3) latency overhead (Table III)",
+    )
+    ds["table3_n_atomic"] = _da(
+        n_atomic, ("operation",), c_op, "1", "atomic operations per operation (Table III)"
+    )
+    ds["table3_op_latency"] = _da(
+        op_us, ("operation",), c_op, "us", "operation latency of the current model (Table III)"
+    )
+    ds["token_transfer_cycles"] = _da(
+        tok.transfer_cycles(), (), {}, "cycles", "key + token bits sent per hop (T_trans)"
     )
 
     # Beyond the paper 1: multi-channel arrangements (Sec. IV-F2)
@@ -414,6 +432,14 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         "I_max",
         "peak current of each atomic operation",
     )
+    ds["atomic_duration"] = _da(
+        [prof.duration_ns(a) / 1000.0 for a in range(len(ATOMICS))],
+        ("atomic",),
+        {"atomic": list(ATOMIC_LABELS)},
+        "us",
+        "duration of each atomic operation in the current model",
+    )
+    ds["total_tokens"] = _da(tok.total_tokens, (), {}, "tokens", f"TT at alpha={alpha:g}, TG={tg}")
     ds.attrs.update(
         config=yaml.safe_dump({"mtpm": sec, "seed": seed}, sort_keys=False),
         skftl_version=skftl.__version__,
@@ -548,109 +574,3 @@ def _stream_ftl(sec: dict, n_ch: int, ways: int, page_size: int, seed: int) -> F
     elif pre != "none":
         raise ConfigError(f"mtpm.multichannel.ftl_stream.precondition: fill | none, got {pre!r}")
     return ftl
-
-
-def _norm_mean(
-    ds: xr.Dataset, var: str, scheme: str, ref: str = "NPM", dim: str = "trace"
-) -> float:
-    x = ds[var].sel(scheme=scheme) / ds[var].sel(scheme=ref)
-    return float(x.mean(dim))
-
-
-def headline(ds: xr.Dataset) -> pd.DataFrame:
-    """Our numbers beside the paper's."""
-    rows = []
-
-    def add(metric, paper, ours, note):
-        rel = (
-            (ours - paper) / abs(paper) if paper not in (0, None) and np.isfinite(ours) else np.nan
-        )
-        rows.append({"metric": metric, "paper": paper, "ours": ours, "rel_diff": rel, "note": note})
-
-    dcc_model = (
-        yaml.safe_load(ds.attrs.get("config", "{}") or "{}").get("mtpm", {}).get("dcc_model")
-    )
-    sa = _norm_mean(ds, "throughput", "KMTPM_SA")
-    dcc = _norm_mean(ds, "throughput", "DCC")
-    add(
-        "KMTPM (sub-atomic) throughput vs NPM, synthetic",
-        PAPER["kmtpm_sa_vs_npm_synthetic"],
-        sa - 1,
-        "mean over R0-R100 of throughput / NPM, minus 1",
-    )
-    add(
-        "KMTPM (sub-atomic) throughput vs DCC, synthetic",
-        PAPER["kmtpm_sa_vs_dcc_synthetic"],
-        sa / dcc - 1,
-        f"ratio of the NPM-normalised means, minus 1; DCC model: {dcc_model} peaks",
-    )
-    if ds.sizes.get("workload", 0):
-        real = float(
-            (
-                ds.real_throughput.sel(scheme="KMTPM_SA") / ds.real_throughput.sel(scheme="NPM")
-            ).mean()
-        )
-        labels = ", ".join(str(x) for x in ds.workload_label.values)
-        add(
-            "KMTPM (sub-atomic) throughput vs NPM, real traces",
-            PAPER["kmtpm_sa_vs_npm_real"],
-            real - 1,
-            f"mean over: {labels}",
-        )
-    add(
-        "MTPM throughput vs NPM, synthetic",
-        PAPER["mtpm_vs_npm_synthetic"],
-        _norm_mean(ds, "throughput", "MTPM") - 1,
-        "mean over R0-R100",
-    )
-    add(
-        "KMTPM (atomic) throughput vs NPM, synthetic",
-        PAPER["kmtpm_a_vs_npm_synthetic"],
-        _norm_mean(ds, "throughput", "KMTPM_A") - 1,
-        "mean over R0-R100",
-    )
-    a8 = ds.alpha_throughput.sel(alpha=ds.alpha.values.max())
-    for sch, key in (("KMTPM_SA", "overhead_alpha8_kmtpm_sa"), ("DCC", "overhead_alpha8_dcc")):
-        ov = 1 - float((a8.sel(scheme=sch) / a8.sel(scheme="NPM")).mean())
-        add(
-            f"{SCHEME_LABELS[sch]} overhead at alpha = {ds.alpha.values.max():g}",
-            PAPER[key],
-            ov,
-            "1 - throughput / NPM, mean over R0-R100 (no budget constraint left)",
-        )
-    if "R50" in ds.trace.values:
-        for sch, key in (("NPM", "npm_peak_over_budget_r50"), ("PPM", "ppm_peak_over_budget_r50")):
-            add(
-                f"{sch} peak current over budget, R50",
-                PAPER[key],
-                float(ds.peak_over_budget.sel(scheme=sch, trace="R50")),
-                "max 40 ns sample / PB - 1, alpha = 4",
-            )
-    tg_mean = (ds.tg_throughput / ds.tg_mtpm_reference).mean("trace")
-    add(
-        "best token granularity TG",
-        PAPER["best_tg"],
-        float(ds.tg.values[int(np.argmax(tg_mean.values))]),
-        "TG maximising mean KMTPM (sub-atomic) throughput",
-    )
-    for var, sch, key, what in (
-        ("program_latency", "KMTPM_SA", "prog_latency_kmtpm_sa_vs_mtpm", "program"),
-        ("read_latency", "KMTPM_SA", "read_latency_kmtpm_sa_vs_mtpm", "read"),
-        ("program_latency", "KMTPM_A", "prog_latency_kmtpm_a_vs_mtpm", "program"),
-        ("read_latency", "KMTPM_A", "read_latency_kmtpm_a_vs_mtpm", "read"),
-    ):
-        x = (ds[var].sel(scheme=sch) / ds[var].sel(scheme="MTPM")).mean(skipna=True)
-        add(
-            f"{SCHEME_LABELS[sch]} {what} latency vs MTPM",
-            PAPER[key],
-            float(x) - 1,
-            "mean over the synthetic traces that have such operations",
-        )
-    for op, (_lo, _hi, pct) in PAPER_TABLE_III.items():
-        add(
-            f"Table III max latency overhead, {op} (%)",
-            pct,
-            float(ds.latency_overhead.sel(operation=op, overhead_case="max_percent")),
-            "eq. (3) with n = 7, T_trans = 7, T_comp = 2 cycles at 200 MHz",
-        )
-    return pd.DataFrame(rows, columns=["metric", "paper", "ours", "rel_diff", "note"])
