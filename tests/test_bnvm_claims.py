@@ -10,7 +10,6 @@ import xarray as xr
 
 from skftl.studies import bnvm, scorecard
 from skftl.studies.bnvm import claims as bc
-from skftl.studies.bnvm import figures
 from skftl.studies.claims import COLUMNS, VERDICTS, evaluate, evaluate_claim
 from tests.test_bnvm_study import tiny_config
 
@@ -124,9 +123,11 @@ def test_missing_inputs_say_why(ds):
 
 
 def test_registry_tables(ds):
-    cov = figures.coverage()
+    cov = scorecard.coverage("bnvm")
     assert cov["claims"].sum() == len(bnvm.CLAIMS)
     head = scorecard.headline("bnvm", ds)
-    assert figures.verdict_counts(head)["total"].sum() == len(bnvm.CLAIMS)
+    assert scorecard.verdict_counts(head)["total"].sum() == len(bnvm.CLAIMS)
     rd = scorecard.readings("bnvm", ds)
-    assert figures.verdicts_by_reading(rd).sum().tolist() == [len(rd)] * len(bnvm.READINGS.options)
+    assert scorecard.verdicts_by_reading(rd).sum().tolist() == [len(rd)] * len(
+        bnvm.READINGS.options
+    )

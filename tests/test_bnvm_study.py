@@ -112,6 +112,6 @@ def test_figures_draw(tiny_cfg):
         figs.risk_table(ds),
         figs.breakeven_table(ds),
         figs.log_breakeven_table(ds),
-        figs.coverage(),
+        scorecard.coverage("bnvm"),
     ):
         assert len(table)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -121,9 +122,12 @@ def test_every_study_end_to_end_and_report(tmp_path: Path) -> None:
     assert (tmp_path / "figures/scorecard.png").stat().st_size > 0
     res = _snakemake(tmp_path, config, "--report", str(tmp_path / "results/report.zip"))
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
-    names = zipfile.ZipFile(tmp_path / "results/report.zip").namelist()
-    assert any(n.endswith("scorecard.png") for n in names)
-    assert any(n.endswith("scorecard.csv") for n in names)
+    with zipfile.ZipFile(tmp_path / "results/report.zip") as zf:
+        names = zf.namelist()
+        html = zf.read("report/report.html").decode()
+    # the report embeds every marked result (data/raw/...) and indexes it by its path
+    assert sum(n.endswith(("scorecard.png", "scorecard.csv")) for n in names) == 2
+    assert '"results/scorecard.csv"' in html and '"figures/scorecard.png"' in html
     for study in studies:
-        figs = [n for n in names if f"figures/{study}/" in n and n.endswith(".png")]
-        assert figs, f"no figure of {study} in the report"
+        assert f'"results/{study}/headline.csv"' in html, study
+        assert re.search(rf'"figures/{study}/[^"]+\.png"', html), f"no figure of {study}"

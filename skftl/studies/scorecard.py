@@ -1,6 +1,7 @@
 """The scorecard: every study's claims registry evaluated on its dataset
 (``results/<id>/headline.csv``, ``readings.csv``), combined into ``results/scorecard.csv``
-and ``figures/scorecard.png``, and printed by ``skftl scorecard``."""
+and ``figures/scorecard.png``, and printed by ``skftl scorecard``; and the tables a study's
+notebook shows of its own registry (coverage, verdict counts, rows, changed readings)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,15 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
+import xarray as xr
 
-matplotlib.use("Agg")  # the scorecard is drawn by the workflow and the CLI, never shown
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-import xarray as xr  # noqa: E402
-
-from skftl.errors import ConfigError  # noqa: E402
-from skftl.io import write_csv  # noqa: E402
-from skftl.plot import save_figure, use_style  # noqa: E402
-from skftl.studies.claims import VERDICTS, WORKLOAD_KINDS, by_reading, evaluate  # noqa: E402
-from skftl.studies.registry import STUDIES, study_module  # noqa: E402
+from skftl.errors import ConfigError
+from skftl.io import write_csv
+from skftl.plot import save_figure, use_style
+from skftl.studies.claims import VERDICTS, WORKLOAD_KINDS, by_reading, evaluate
+from skftl.studies.registry import STUDIES, study_module
 
 VERDICT_COLORS = {
     "held": "#4c9a5b",
@@ -70,14 +68,58 @@ def combine(headlines: dict[str, str | Path]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)[cols] if frames else pd.DataFrame(columns=cols)
 
 
-def counts(card: pd.DataFrame, by_kind: bool = False) -> pd.DataFrame:
-    """Claims per verdict (columns, in :data:`VERDICTS` order), per study (and workload kind)."""
-    index = ["study", "workload_kind"] if by_kind else ["study"]
-    table = card.groupby(index + ["verdict"]).size().unstack("verdict", fill_value=0)
+def _tally(rows: pd.DataFrame, index: list[str]) -> pd.DataFrame:
+    table = rows.groupby(index + ["verdict"]).size().unstack("verdict", fill_value=0)
     table = table.reindex(columns=list(VERDICTS), fill_value=0)
     table["total"] = table.sum(axis=1)
+    return table
+
+
+def counts(card: pd.DataFrame, by_kind: bool = False) -> pd.DataFrame:
+    """Claims per verdict (columns, in :data:`VERDICTS` order), per study (and workload kind)."""
+    table = _tally(card, ["study", "workload_kind"] if by_kind else ["study"])
     order = [s for s in STUDIES if s in table.index.get_level_values("study")]
     return table.reindex(order, level="study") if by_kind else table.reindex(order)
+
+
+# --- a study's own registry, as its notebook shows it ----------------------------------------
+def coverage(study: str) -> pd.DataFrame:
+    """The study's registry by place in the paper (figure, table, section): how many claims,
+    and their ids, so a reader can check nothing the paper states is missing."""
+    rows: dict[str, list[str]] = {}
+    for c in study_module(study).CLAIMS:
+        rows.setdefault(c.where, []).append(c.id)
+    return pd.DataFrame(
+        {"claims": [len(v) for v in rows.values()], "ids": [", ".join(v) for v in rows.values()]},
+        index=pd.Index(list(rows), name="where"),
+    )
+
+
+def verdict_counts(head: pd.DataFrame) -> pd.DataFrame:
+    """Claims per workload kind and verdict, of one study's scorecard rows."""
+    return _tally(head, ["workload_kind"])
+
+
+def claim_rows(head: pd.DataFrame, *prefixes: str) -> pd.DataFrame:
+    """The scorecard rows whose claim id starts with any of ``prefixes``."""
+    cols = ["claim", "paper", "ours", "rel_diff", "verdict", "workload_kind", "note"]
+    return head.loc[head["claim"].str.startswith(prefixes), cols].set_index("claim")
+
+
+def verdicts_by_reading(table: pd.DataFrame) -> pd.DataFrame:
+    """How many reading-dependent claims each reading gives each verdict (rows of
+    :func:`readings`)."""
+    cols = [c for c in table.columns if c.endswith(": verdict")]
+    t = table[cols].apply(lambda col: col.value_counts()).fillna(0).astype(int)
+    t.columns = [c.removesuffix(": verdict") for c in cols]
+    return t
+
+
+def changed_readings(table: pd.DataFrame) -> pd.DataFrame:
+    """The claims whose verdict is not the same under every reading (rows of
+    :func:`readings`)."""
+    cols = ["claim"] + [c for c in table.columns if c.endswith(": verdict")]
+    return table.loc[table["changes"].astype(bool), cols].set_index("claim")
 
 
 def figure(card: pd.DataFrame) -> plt.Figure:

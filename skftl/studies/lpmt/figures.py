@@ -279,34 +279,3 @@ def sensitivity_figure(ds: xr.Dataset) -> plt.Figure:
     fig.suptitle(f"sensitivity (mean over {mix(ds)})")
     fig.tight_layout()
     return fig
-
-
-# ------------------------------------------------------------------ the scorecard, for reading
-def coverage() -> pd.DataFrame:
-    """The registry by place in the paper: how many claims, and their ids."""
-    rows: dict[str, list[str]] = {}
-    for c in C.CLAIMS:
-        rows.setdefault(c.where, []).append(c.id)
-    return pd.DataFrame(
-        {"claims": [len(v) for v in rows.values()], "ids": [", ".join(v) for v in rows.values()]},
-        index=pd.Index(list(rows), name="where"),
-    )
-
-
-def verdict_counts(head: pd.DataFrame) -> pd.DataFrame:
-    """Claims per workload kind and verdict (a scorecard's rows)."""
-    t = head.groupby(["workload_kind", "verdict"]).size().unstack("verdict", fill_value=0)
-    t["total"] = t.sum(axis=1)
-    return t
-
-
-def claim_rows(head: pd.DataFrame, *prefixes: str) -> pd.DataFrame:
-    """The scorecard rows whose claim id starts with any of ``prefixes``."""
-    cols = ["claim", "paper", "ours", "rel_diff", "verdict", "workload_kind", "note"]
-    return head.loc[head["claim"].str.startswith(prefixes), cols].set_index("claim")
-
-
-def changed_readings(table: pd.DataFrame) -> pd.DataFrame:
-    """The claims whose verdict is not the same under every reading (readings.csv rows)."""
-    cols = ["claim"] + [c for c in table.columns if c.endswith(": verdict")]
-    return table.loc[table["changes"], cols].set_index("claim")
