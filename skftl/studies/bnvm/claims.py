@@ -25,6 +25,7 @@ say); the per-scheme variables carry every grouping as a dimension, so each is s
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import xarray as xr
@@ -87,6 +88,19 @@ def _ratio(num: float, den: float, what: str) -> float:
     if den == 0:
         raise MissingInput(f"{what}: the denominator is 0 in this run")
     return num / den
+
+
+def _per_trace(letter: str, **claim: Any) -> Claim:
+    """A claim on one trace: the trace's workload kind, a value that depends on the grouping."""
+    return Claim(workload=_trace_kind(letter), readings=BY_GROUPING, **claim)
+
+
+def _scheme_ratio(
+    name: str, letter: str, num: str, den: str, what: str
+) -> Callable[[xr.Dataset, str], float]:
+    """Ours: ``name`` of scheme ``num`` over scheme ``den`` on one trace (``what``: the
+    denominator, named when it is 0)."""
+    return lambda ds, r: _ratio(_at(ds, name, r, letter, num), _at(ds, name, r, letter, den), what)
 
 
 def _letters(ds: xr.Dataset) -> list[str]:
@@ -387,7 +401,8 @@ def _fig2() -> list[Claim]:
     for x in LETTERS:
         dyn_wins = x in ("A", "B")
         out.append(
-            Claim(
+            _per_trace(
+                x,
                 id=f"fig2.write_time.{x}",
                 where="Fig. 2, Sec. IV.B.1",
                 statement=f"trace {x}: "
@@ -395,13 +410,9 @@ def _fig2() -> list[Claim]:
                 + " (dynamic / static total write time "
                 + ("< 1)" if dyn_wins else "> 1)"),
                 paper=Relation(op="<" if dyn_wins else ">", ref=1.0),
-                ours=lambda ds, r, x=x: _ratio(
-                    _at(ds, "write_time", r, x, "dynamic"),
-                    _at(ds, "write_time", r, x, "static"),
-                    f"static write time of {x}",
+                ours=_scheme_ratio(
+                    "write_time", x, "dynamic", "static", f"static write time of {x}"
                 ),
-                workload=_trace_kind(x),
-                readings=BY_GROUPING,
                 note=_fig2_note(x),
             )
         )
@@ -414,7 +425,8 @@ def _fig2() -> list[Claim]:
             "F": "static makes more parallel writes in total (yet is faster)",
         }.get(x, "dynamic increases the total number of parallel writes")
         out.append(
-            Claim(
+            _per_trace(
+                x,
                 id=f"fig2.parallel_writes.{x}",
                 where="Fig. 2, Sec. IV.B.1",
                 statement=f"trace {x}: {what} (dynamic / static parallel writes "
@@ -423,8 +435,6 @@ def _fig2() -> list[Claim]:
                 ours=lambda ds, r, x=x: _ratio(
                     _total(ds, r, x, "dynamic"), _total(ds, r, x, "static"), "static writes"
                 ),
-                workload=_trace_kind(x),
-                readings=BY_GROUPING,
                 note=_fig2_note(x),
             )
         )
@@ -438,7 +448,8 @@ def _fig2() -> list[Claim]:
         for x in traces:
             on_c = x == "C"
             out.append(
-                Claim(
+                _per_trace(
+                    x,
                     id=f"fig2.{kind}_diff.{x}",
                     where="Fig. 2, Sec. IV.B.1",
                     statement=f"trace {x}: dynamic makes {'more' if more else 'fewer'} "
@@ -449,8 +460,6 @@ def _fig2() -> list[Claim]:
                     ours=lambda ds, r, x=x, var=f"parallel_{kind}_writes": (
                         _at(ds, var, r, x, "dynamic") - _at(ds, var, r, x, "static")
                     ),
-                    workload=_trace_kind(x),
-                    readings=BY_GROUPING,
                     note=c_note if on_c and c_note else _fig2_note(x),
                 )
             )
@@ -557,38 +566,40 @@ def _fig3() -> list[Claim]:
     out = []
     for x in LETTERS:
         out.append(
-            Claim(
+            _per_trace(
+                x,
                 id=f"fig3.dirty_ratio.{x}",
                 where="Fig. 3, Sec. IV.C.2",
                 statement=f"trace {x}: static + full makes fewer parallel dirty writes than "
                 "static (ratio < 1; its dirty writes are the merge copies of eq. 1)",
                 paper=Relation(op="<", ref=1.0),
-                ours=lambda ds, r, x=x: _ratio(
-                    _at(ds, "parallel_dirty_writes", r, x, "static_full"),
-                    _at(ds, "parallel_dirty_writes", r, x, "static"),
+                ours=_scheme_ratio(
+                    "parallel_dirty_writes",
+                    x,
+                    "static_full",
+                    "static",
                     f"static's dirty writes on {x}",
                 ),
-                workload=_trace_kind(x),
-                readings=BY_GROUPING,
                 note=_fig3_note(x),
             )
         )
     lo, hi = PAPER_CLEAN_RATIO
     for x in LETTERS:
         out.append(
-            Claim(
+            _per_trace(
+                x,
                 id=f"fig3.clean_ratio.{x}",
                 where="Fig. 3, Sec. IV.C.2b",
                 statement=f"trace {x}: static + full makes {lo:g}-{hi:g}x the parallel clean "
                 "writes of static",
                 paper=Range(lo=lo, hi=hi, unit="x", direction=(">", 1.0)),
-                ours=lambda ds, r, x=x: _ratio(
-                    _at(ds, "parallel_clean_writes", r, x, "static_full"),
-                    _at(ds, "parallel_clean_writes", r, x, "static"),
+                ours=_scheme_ratio(
+                    "parallel_clean_writes",
+                    x,
+                    "static_full",
+                    "static",
                     f"static's clean writes on {x}",
                 ),
-                workload=_trace_kind(x),
-                readings=BY_GROUPING,
                 note=_clean_ratio_note(x),
             )
         )
@@ -609,33 +620,29 @@ def _fig3() -> list[Claim]:
     )
     for x in LETTERS:
         out.append(
-            Claim(
+            _per_trace(
+                x,
                 id=f"fig3.refresh_share.{x}",
                 where="Sec. IV.C.2a, V",
                 statement=f"trace {x}: the refresh is what makes the log costly (refresh share "
                 "of the merge time of eq. 1 > 0.5)",
                 paper=Relation(op=">", ref=0.5),
                 ours=lambda ds, r, x=x: _refresh_share(ds, r, x),
-                workload=_trace_kind(x),
-                readings=BY_GROUPING,
                 note=_fig3_note(x),
             )
         )
     for x in LETTERS:
         out.append(
-            Claim(
+            _per_trace(
+                x,
                 id=f"sec5.log_slower.{x}",
                 where="Sec. V, IV.C.2a",
                 statement=f"trace {x}: the log policy does not suit the device's refresh cost "
                 "(static + full / static total time > 1)",
                 paper=Relation(op=">", ref=1.0),
-                ours=lambda ds, r, x=x: _ratio(
-                    _at(ds, "total_time", r, x, "static_full"),
-                    _at(ds, "total_time", r, x, "static"),
-                    f"static's total time on {x}",
+                ours=_scheme_ratio(
+                    "total_time", x, "static_full", "static", f"static's total time on {x}"
                 ),
-                workload=_trace_kind(x),
-                readings=BY_GROUPING,
                 note=_fig3_note(x),
             )
         )
