@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -222,8 +222,8 @@ class Readings:
     """A study's named readings of its paper's ambiguities: name -> what it means; the
     default is the one the paper's text supports best (argued in the study's notebook)."""
 
-    options: Mapping[str, str] = field(default_factory=lambda: {"paper": "the paper's text"})
-    default: str = "paper"
+    options: Mapping[str, str]
+    default: str
 
     def __post_init__(self) -> None:
         if self.default not in self.options:
@@ -345,11 +345,6 @@ def kind_of_labels(labels: Sequence[str], same: bool = False) -> str:
     if any("(synthetic)" in str(lab) for lab in labels):
         return "synthetic stand-in"
     return "same" if same else "real stand-in"
-
-
-def pct_change(new: float, base: float) -> float:
-    """100 (new - base) / base; NaN where the base is zero."""
-    return 100.0 * (new - base) / base if base != 0 else math.nan
 
 
 def sel(da: xr.DataArray, **where: Any) -> xr.DataArray:

@@ -75,11 +75,14 @@ def _tally(rows: pd.DataFrame, index: list[str]) -> pd.DataFrame:
     return table
 
 
+_ORDER = {"study": list(STUDIES), "workload_kind": list(WORKLOAD_KINDS)}
+
+
 def counts(card: pd.DataFrame, by_kind: bool = False) -> pd.DataFrame:
-    """Claims per verdict (columns, in :data:`VERDICTS` order), per study (and workload kind)."""
+    """Claims per verdict (columns, in :data:`VERDICTS` order), per study (and workload kind),
+    in the registry's study order and :data:`WORKLOAD_KINDS` order."""
     table = _tally(card, ["study", "workload_kind"] if by_kind else ["study"])
-    order = [s for s in STUDIES if s in table.index.get_level_values("study")]
-    return table.reindex(order, level="study") if by_kind else table.reindex(order)
+    return table.sort_index(key=lambda idx: idx.map(_ORDER[idx.name].index))
 
 
 # --- a study's own registry, as its notebook shows it ----------------------------------------
@@ -127,14 +130,6 @@ def figure(card: pd.DataFrame) -> plt.Figure:
     not evaluated, as stacked horizontal bars."""
     use_style()
     table = counts(card, by_kind=True).drop(columns="total")
-    kinds = {k: i for i, k in enumerate(WORKLOAD_KINDS)}
-    table = table.sort_index(
-        key=lambda idx: (
-            idx.map(kinds)
-            if idx.name == "workload_kind"
-            else idx.map({s: i for i, s in enumerate(STUDIES)})
-        )
-    )
     labels = [f"{s} · {k}" for s, k in table.index]
     fig, ax = plt.subplots(figsize=(7.5, 0.32 * len(labels) + 1.4))
     left = pd.Series(0, index=table.index)
