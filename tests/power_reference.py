@@ -1,7 +1,8 @@
 """Pure-Python reference of the power-management simulation (skftl.power.kernel), written
 the naive way: packets hop chip by chip every slot (no look-ahead targeting), the current
 is summed from each atomic operation's full 40 ns sample array (no runs, no sliding
-window), DCC checks every elementary interval. Small cases only."""
+window), DCC checks every elementary interval and keeps each chip's last envelope as a list
+of pieces. Small cases only."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import math
 
 import numpy as np
 
-from skftl.power.profiles import PROG_EXEC, SAMPLE_NS
+from skftl.power.profiles import PROG_EXEC, READ_DATAOUT, SAMPLE_NS
 
 READY, XFER, WAIT, OPER = range(4)
 RING = ("MTPM", "KMTPM_A", "KMTPM_SA", "NOKEY")
@@ -33,8 +34,8 @@ class Chip:
         self.timer: int | None = None
         self.version = 0
         self.dcc_start = 0
-        self.dcc_op = -1
-        self.dcc_type = 0  # type of the operation whose envelope DCC scheduled last
+        self.dcc_key = None  # (operation, on the channel?) DCC decided last
+        self.dcc_seq: list[int] = []  # the atomic operations of that decision's envelope
 
 
 class Packet:
@@ -44,7 +45,15 @@ class Packet:
 
 
 def reference_simulate(
-    ops, scheme, profiles, device, tokens, n_rings=1, ctrl_msg_ns=0, dcc_model="subatomic"
+    ops,
+    scheme,
+    profiles,
+    device,
+    tokens,
+    n_rings=1,
+    ctrl_msg_ns=0,
+    dcc_model="subatomic",
+    dcc_decision_ns=0,
 ):
     n = device.n_chips
     m = n // n_rings
@@ -60,6 +69,8 @@ def reference_simulate(
     a_dur = [len(p) * SAMPLE_NS for p in prof]
     a_peak = [int(p.max()) for p in prof]
     ppz = sa_dur[PROG_EXEC][0]
+    # the read data-out occupies the channel under the channel read model
+    on_chan = [device.read_model == "channel" and a == READ_DATAOUT for a in range(len(prof))]
     xfer = device.xfer_ns()
     types = ops.op_type
     arr = ops.arrival_ns
@@ -72,7 +83,7 @@ def reference_simulate(
     current: dict[int, int] = {}
     packets: list[Packet] = []
     heap: list = []
-    st = {"ppz": 0, "pool": tt, "cq": [], "cons_err": 0}
+    st = {"ppz": 0, "pool": tt, "cq": [], "cons_err": 0, "dcc_free": 0}
     seq = [0]
 
     def push(t, cat, idx, ver=0):
@@ -123,6 +134,10 @@ def reference_simulate(
     def start_atomic(c, t_dec, dly):
         ch = chips[c]
         ts = t_dec + dly
+        if on_chan[ch.atom] and scheme != "DCC":  # DCC booked the channel when deciding
+            k = c // device.ways_per_channel
+            ts = max(ts, chan_free[k])
+            chan_free[k] = ts + a_dur[ch.atom]
         wait[ch.atom] += t_dec - ch.wait_since
         ch.state = OPER
         ch.sa = 0
@@ -141,9 +156,7 @@ def reference_simulate(
         ch.wait_since = t
         ch.need = rt[ch.atom][0]
 
-    def dcc_schedule(c, t):
-        ch = chips[c]
-        seq_new = tmpl[ch.type]
+    def dcc_schedule(c, s, seq_new):
         dur = sum(a_dur[a] for a in seq_new)
 
         def pieces(start, seq_a):
@@ -161,9 +174,8 @@ def reference_simulate(
         others = []
         for c2 in range(n):
             o = chips[c2]
-            if c2 != c and o.dcc_op >= 0:  # pieces of an ended operation lie before t
-                others += pieces(o.dcc_start, tmpl[o.dcc_type])
-        s = t
+            if c2 != c and o.dcc_key is not None:  # pieces of an ended operation lie before s
+                others += pieces(o.dcc_start, o.dcc_seq)
         while True:
             mine = pieces(s, seq_new)
             pts = sorted({s, s + dur} | {x for a, b, _ in mine + others for x in (a, b)})
@@ -208,13 +220,23 @@ def reference_simulate(
             else:
                 set_timer(c, st["ppz"])
         elif scheme == "DCC":
-            if ch.step > 0:
+            if ch.step > 0 and not on_chan[a]:
                 start_atomic(c, t, 0)
                 return
-            if ch.dcc_op != ch.op:
-                ch.dcc_start = dcc_schedule(c, t)
-                ch.dcc_op = ch.op
-                ch.dcc_type = ch.type
+            if ch.dcc_key != (ch.op, on_chan[a]):
+                # the controller decides one operation (or channel data-out) at a time
+                td = max(t, st["dcc_free"]) + dcc_decision_ns
+                st["dcc_free"] = td
+                k = c // device.ways_per_channel
+                if on_chan[a]:
+                    ch.dcc_seq = [a]
+                    ch.dcc_start = dcc_schedule(c, max(td, chan_free[k]), ch.dcc_seq)
+                    chan_free[k] = ch.dcc_start + a_dur[a]
+                else:
+                    seq = tmpl[ch.type]
+                    ch.dcc_seq = seq[: next((i for i, x in enumerate(seq) if on_chan[x]), len(seq))]
+                    ch.dcc_start = dcc_schedule(c, td, ch.dcc_seq)
+                ch.dcc_key = (ch.op, on_chan[a])
             if ch.dcc_start <= t:
                 start_atomic(c, t, 0)
             else:

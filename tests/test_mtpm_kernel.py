@@ -52,7 +52,8 @@ def cases(draw):
         n_chips=n_chips,
         ways_per_channel=ways,
         program_loops=draw(st.integers(1, 2)),
-        msb_verifies=draw(st.integers(1, 2)),
+        msb_verifies=draw(st.integers(1, 3)),
+        read_model=draw(st.sampled_from(["channel", "chip"])),
         xfer_read_ns=draw(st.sampled_from([0, 40, 130])),
         xfer_program_ns=draw(st.sampled_from([0, 200, 555])),
         xfer_erase_ns=draw(st.sampled_from([0, 40])),
@@ -67,14 +68,15 @@ def cases(draw):
     ops = draw(op_streams(n_chips))
     msg = draw(st.sampled_from([0, 25])) if scheme == "CTRL" else 0
     dcc = draw(st.sampled_from(["atomic", "subatomic"]))
-    return ops, scheme, prof, dev, TokenModel(alpha, tg), n_rings, msg, dcc
+    lat = draw(st.sampled_from([0, 40, 370])) if scheme == "DCC" else 0
+    return ops, scheme, prof, dev, TokenModel(alpha, tg), n_rings, msg, dcc, lat
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_kernel_matches_reference(case):
-    ops, scheme, prof, dev, tok, n_rings, msg, dcc = case
-    kw = {"n_rings": n_rings, "ctrl_msg_ns": msg, "dcc_model": dcc}
+    ops, scheme, prof, dev, tok, n_rings, msg, dcc, lat = case
+    kw = {"n_rings": n_rings, "ctrl_msg_ns": msg, "dcc_model": dcc, "dcc_decision_ns": lat}
     res = simulate(ops, scheme, prof, dev, tok, check_tokens=True, **kw)
     ref = reference_simulate(ops, scheme, prof, dev, tok, **kw)
     assert np.array_equal(res.op_done, ref["op_done"])

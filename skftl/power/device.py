@@ -15,12 +15,14 @@ from skftl.power.profiles import (
     READ_DATAOUT,
     READ_EXEC,
     READ_SETUP,
+    SAMPLE_NS,
 )
 
 # NAND operation kinds as the op streams carry them
 OP_READ, OP_PROGRAM, OP_ERASE = 0, 1, 2
 # operation types the kernel distinguishes (program split by LSB / MSB page)
 T_READ, T_PROG_LSB, T_PROG_MSB, T_ERASE = 0, 1, 2, 3
+READ_MODELS = ("channel", "chip")
 TYPE_NAMES = ("read", "program_lsb", "program_msb", "erase")
 
 
@@ -39,6 +41,11 @@ class Device:
     xfer_program_ns: int = 0  # channel time for a program command + data in (assumption)
     xfer_erase_ns: int = 0  # channel time to issue an erase command (assumption)
     subatomic_interval_ns: int = 500  # modelling interval of the merge rule (Sec. III-D2)
+    # read data-out: "channel" = the page goes over the chip's channel at the bus rate (the
+    # data-out atomic operation occupies the channel; Sec. II-A: "transmitting data in the
+    # page buffer to the NFM controller"); "chip" = the earlier model, a phase inside the chip
+    read_model: str = "channel"
+    read_dataout_ns: int = 40960  # channel time of a page's data out (8 KiB at 200 MB/s)
 
     def __post_init__(self) -> None:
         if self.n_chips < 1 or self.ways_per_channel < 1 or self.n_chips % self.ways_per_channel:
@@ -50,6 +57,15 @@ class Device:
             raise ConfigError("program_loops and msb_verifies must be >= 1")
         if min(self.xfer_read_ns, self.xfer_program_ns, self.xfer_erase_ns) < 0:
             raise ConfigError("channel transfer times must be >= 0")
+        if self.read_model not in READ_MODELS:
+            raise ConfigError(
+                f"mtpm.device.read_model must be one of {READ_MODELS}, got {self.read_model!r}"
+            )
+        if self.read_dataout_ns <= 0 or self.read_dataout_ns % SAMPLE_NS:
+            raise ConfigError(
+                f"mtpm.device.read_dataout_ns must be a positive multiple of {SAMPLE_NS}, "
+                f"got {self.read_dataout_ns}"
+            )
 
     @classmethod
     def from_config(cls, section: dict[str, Any]) -> Device:

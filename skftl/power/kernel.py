@@ -5,7 +5,9 @@ Semantics (the pure-Python reference in tests/ implements the same, naively):
 * Each chip executes its operations in arrival order. An operation first occupies its
   channel (command / data transfer, FIFO per channel, only while the chip is idle), then
   runs its atomic operations back to back; before each atomic operation the scheme may
-  make it wait (key / tokens / pre-charge lock / DCC start time).
+  make it wait (key / tokens / pre-charge lock / DCC start time). A channel atomic
+  operation (read data-out under the channel read model) also waits for its channel (FIFO,
+  booked when the scheme lets it start: a token scheme's chip holds its tokens meanwhile).
 * Token ring (MTPM, KMTPM, no-key): ``n_rings`` rings of ``M`` consecutive chips, each ring
   with its own tokens. Key and tokens travel as one serial packet: one hop takes
   ``hop_ns`` = (1 + token bits) cycles. The ring is slotted: a packet leaves a chip at the
@@ -22,9 +24,11 @@ Semantics (the pure-Python reference in tests/ implements the same, naively):
   sub-atomic operation of program execution); DCC (controller) delays each operation's
   start until its modelled current (peak of every atomic or sub-atomic operation, held
   over it: the DCC envelope) fits
-  under the budget together with all operations already scheduled; CTRL is a central token
-  pool in the controller (sub-atomic tokens), each grant and return costing a message on the
-  chip's channel (multi-channel arrangement 3 of Sec. IV-F2).
+  under the budget together with all operations already scheduled; each decision costs the
+  controller ``R_DCC_LAT`` and decisions are taken one at a time; a channel atomic operation
+  is decided apart (its own envelope, no earlier than the channel is free, booked then);
+  CTRL is a central token pool in the controller (sub-atomic tokens), each grant and return
+  costing a message on the chip's channel (multi-channel arrangement 3 of Sec. IV-F2).
 * Current: no scheme reads it, so ``simulate`` only logs each chip's atomic starts (a chain
   that needs no decisions, see ``_chain``, as one entry) and ``account_current`` sums the
   40 ns samples over chips afterwards. A violation is a sample above the budget.
@@ -75,6 +79,8 @@ C_STATE, C_OP, C_TYPE, C_STEP, C_SA, C_HT, C_UT, C_KEY = 0, 1, 2, 3, 4, 5, 6, 7
 C_WAITSINCE, C_NEED, C_QPTR, C_QEND, C_DCCS, C_DCCOP, C_ATOM, C_CHAN = 8, 9, 10, 11, 12, 13, 14, 15
 C_LOG = 16  # next free slot of the chip's log of atomic starts
 N_CFIELDS = 17
+# C_DCCOP holds 2 * op + 1 for the decision on an operation's channel atomic operation (the
+# read data-out, decided apart: its start also waits for the channel), 2 * op for the rest
 # packet fields (packet ``p`` arrives at ``tm[n + p]``, in slot P_SLOT, at chip ``pkt_tgt[p]``);
 # P_LAST: slot of its last arrival (or of its creation); in the row of a ring's first packet
 # only: P_RING, bit ``phase`` set while that packet is alive, and P_WAIT, bit ``position`` set
@@ -88,28 +94,33 @@ G_CONS_ERR, G_DONE, G_HOPS, G_QHEAD, G_QLEN, G_STARTS, G_MAXPKT = 8, 9, 10, 11, 
 # DCC skyline (see _dcc_schedule): end and head of the live boundaries, level before the
 # head, row set in use
 G_DCC_N, G_DCC_BASE, G_DCC_HEAD, G_DCC_SET = 15, 16, 17, 18
-N_GLOBALS = 19
+G_DCC_FREE = 19  # DCC's controller is busy deciding until then (decisions one at a time)
+N_GLOBALS = 20
 # parameters
 # R_MASK: M - 1 when the ring size M is a power of two (ring arithmetic by masks), else -1;
 # R_DCC_HOT: budget minus the highest DCC envelope level (a skyline level up to it fits any
-# envelope)
-R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_WAYS, R_MSG, R_CHECK, R_MASK, R_DCC_HOT = range(12)
-N_PARAMS = 12
+# envelope); R_DCC_LAT: controller time of one DCC scheduling decision
+(R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_WAYS, R_MSG, R_CHECK, R_MASK, R_DCC_HOT,
+ R_DCC_LAT) = range(13)  # fmt: skip
+N_PARAMS = 13
 # tables, packed into one flat int64 array ``tb`` with start offsets ``to`` (one argument
 # instead of sixteen keeps calls between the kernel's functions cheap). An atomic operation's
 # current is given by its change points: sample offset CP_K from its first sample, change of
 # level CP_D (the last one returns to zero); so is, under the ids after the atomic ones, each
 # operation type's whole sequence and its first loop (TMPL_LOOP atomic operations long, up to
-# the second pre-charge), run back to back.
+# the second pre-charge), run back to back. A_CHAN: 1 for an atomic operation that occupies
+# its chip's channel (read data-out under the channel read model): it starts when both the
+# scheme and the channel let it. DCC envelopes: one per operation type, up to its first
+# channel atomic operation, then (id = number of types) the channel atomic operation alone.
 (TMPL_OFF, TMPL_LEN, TMPL_ATOM, TMPL_CUM, A_DUR, A_PEAK, A_SA_OFF, A_SA_LEN, A_PPZ, SA_DUR,
  SA_RT, A_CP_OFF, A_CP_LEN, CP_K, CP_D, ENV_OFF, ENV_LEN, ENV_CUM, ENV_LVL,
- TMPL_LOOP) = range(20)  # fmt: skip
-N_TABLES = 20
+ TMPL_LOOP, A_CHAN) = range(21)  # fmt: skip
+N_TABLES = 21
 STAT_NAMES = (
     "flushed_samples", "last_sample", "final_current", "peak_current", "violation_samples",
     "ppm_until", "pool", "events", "conservation_errors",
     "completed_ops", "packet_arrivals", "ctrl_queue_head", "ctrl_queue_len", "atomic_starts",
-    "max_packets", "dcc_boundaries", "dcc_base_level", "dcc_head", "dcc_row_set",
+    "max_packets", "dcc_boundaries", "dcc_base_level", "dcc_head", "dcc_row_set", "dcc_free",
 )  # fmt: skip
 
 
@@ -291,9 +302,14 @@ def _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _start_atomic(c, t_dec, comp, ch, tm, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to):
+def _start_atomic(c, t_dec, comp, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb,
+                  to):  # fmt: skip
     a = ch[c, C_ATOM]
     ts = t_dec + comp
+    if _t(tb, to, A_CHAN, a) != 0 and prm[R_SCHEME] != DCC:  # DCC booked it when deciding
+        k = ch[c, C_CHAN]
+        ts = max(ts, chan_free[k])  # the channel is FIFO: behind what is already booked
+        chan_free[k] = ts + _t(tb, to, A_DUR, a)
     wait_ns[a] += t_dec - ch[c, C_WAITSINCE]
     wait_cnt[a] += 1
     ch[c, C_STATE] = OPER
@@ -318,7 +334,8 @@ def _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to):
 
     NPM and DCC (which decides once per operation): the whole operation. PPM: up to the next
     pre-charge. KMTPM atomic: while the next atomic operation needs exactly the tokens the
-    chip holds (it keeps them, has no key and no surplus to hand on)."""
+    chip holds (it keeps them, has no key and no surplus to hand on). Never into a channel
+    atomic operation: when it starts depends on the other chips' use of the channel."""
     sch = prm[R_SCHEME]
     if sch == NPM or sch == DCC or sch == PPM:
         delay = 0
@@ -336,6 +353,8 @@ def _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to):
     need = ch[c, C_NEED]
     while step + 1 < n_at:
         nxt = _t(tb, to, TMPL_ATOM, o + step)
+        if _t(tb, to, A_CHAN, nxt) != 0:
+            break
         if sch == PPM:
             if _t(tb, to, A_PPZ, nxt) != 0:
                 break
@@ -458,8 +477,9 @@ def _merge_env(sky, ra, i0, n_a, rb, level, start, ty, tb, to, hot):
 
 
 @njit(cache=True, _nrt=False)
-def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
-    """Earliest start >= t at which this operation's modelled current (its DCC envelope:
+def _dcc_schedule(t, s0, ty, g, prm, tb, to, sky):
+    """Earliest start >= ``s0`` (>= ``t``) at which envelope ``ty`` (an operation's modelled
+    current: its DCC envelope:
     piecewise-constant peaks, ENV_* tables) plus the modelled current of every operation
     already scheduled stays within the budget. A violation delays the start until the
     violating piece of the envelope begins where the skyline has come down far enough (the
@@ -492,12 +512,11 @@ def _dcc_schedule(c, t, ch, g, prm, tb, to, sky):
         h += 1
     g[G_DCC_HEAD] = h
     g[G_DCC_BASE] = base
-    ty = ch[c, C_TYPE]
     o0 = env_off[ty]
     n_env = env_len[ty]
     dur = env_cum[o0 + n_env]
     hot = prm[R_DCC_HOT]
-    s = t
+    s = s0
     k0 = h
     while True:
         k0 = _first_above(sky[r], k0, m, s)
@@ -550,7 +569,7 @@ def _ctrl_grant(c, t, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start
     k = ch[c, C_CHAN]
     ts = max(t, chan_free[k]) + prm[R_MSG]
     chan_free[k] = ts
-    _start_atomic(c, ts, 0, ch, tm, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
+    _start_atomic(c, ts, 0, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb, to)
 
 
 @njit(cache=True, _nrt=False)
@@ -577,23 +596,40 @@ def _attempt(c, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
     sch = prm[R_SCHEME]
     a = ch[c, C_ATOM]
     if sch == NPM:
-        _start_atomic(c, t, 0, ch, tm, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
+        _start_atomic(c, t, 0, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb, to)
         _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to)
     elif sch == PPM:
         ppz = _t(tb, to, A_PPZ, a)
         if ppz == 0 or t >= g[G_PPZ]:
             if ppz > 0:
                 g[G_PPZ] = t + ppz
-            _start_atomic(c, t, 0, ch, tm, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
+            _start_atomic(
+                c, t, 0, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb, to
+            )
             _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to)
         else:
             tm[c] = g[G_PPZ]
     elif sch == DCC:
-        if ch[c, C_DCCOP] != ch[c, C_OP]:  # the first atomic operation: DCC decides once
-            ch[c, C_DCCS] = _dcc_schedule(c, t, ch, g, prm, tb, to, sky)
-            ch[c, C_DCCOP] = ch[c, C_OP]
+        chan = _t(tb, to, A_CHAN, a)
+        if ch[c, C_DCCOP] != 2 * ch[c, C_OP] + chan:
+            # DCC decides once per operation (and once more for a channel atomic operation,
+            # which is also scheduled on the channel); its controller takes R_DCC_LAT per
+            # decision, one decision at a time, so the decision times never decrease
+            td = max(t, g[G_DCC_FREE]) + prm[R_DCC_LAT]
+            g[G_DCC_FREE] = td
+            k = ch[c, C_CHAN]
+            if chan != 0:
+                s = _dcc_schedule(td, max(td, chan_free[k]), to[TMPL_LEN + 1] - to[TMPL_LEN],
+                                  g, prm, tb, to, sky)  # fmt: skip
+                chan_free[k] = s + _t(tb, to, A_DUR, a)
+            else:
+                s = _dcc_schedule(td, td, ch[c, C_TYPE], g, prm, tb, to, sky)
+            ch[c, C_DCCS] = s
+            ch[c, C_DCCOP] = 2 * ch[c, C_OP] + chan
         if ch[c, C_DCCS] <= t:
-            _start_atomic(c, t, 0, ch, tm, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
+            _start_atomic(
+                c, t, 0, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb, to
+            )
             _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to)  # the rest follows without a stop
         else:
             tm[c] = ch[c, C_DCCS]
@@ -619,7 +655,20 @@ def _attempt(c, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
             ch[c, C_HT] = 0
             ch[c, C_KEY] = 0
             _start_atomic(
-                c, t, prm[R_COMP], ch, tm, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to
+                c,
+                t,
+                prm[R_COMP],
+                ch,
+                tm,
+                g,
+                prm,
+                chan_free,
+                lg,
+                wait_ns,
+                wait_cnt,
+                op_start,
+                tb,
+                to,
             )
             _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt)
             if sch == KMTPM_SA:  # elsewhere 0.1-0.6 such arrivals per operation: left as events
@@ -656,7 +705,8 @@ def _dispatch(c, t, ch, tm, op_type, op_arr, chip_q, chan_free, xfer):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _run_without_decisions(c, ch, tm, g, prm, lg, op_issue, op_start, wait_ns, wait_cnt, tb, to):
+def _run_without_decisions(c, ch, tm, g, prm, chan_free, lg, op_issue, op_start, wait_ns, wait_cnt,
+                           tb, to):  # fmt: skip
     """An operation just put on the channel none of whose atomic operations needs a decision
     (NPM; a read or erase under PPM) runs from the end of its transfer with no further event:
     issue, start and the whole chain are known now."""
@@ -674,7 +724,7 @@ def _run_without_decisions(c, ch, tm, g, prm, lg, op_issue, op_start, wait_ns, w
     t = tm[c]
     op_issue[ch[c, C_OP]] = t
     _begin_wait(c, t, ch, tm, tb, to)
-    _start_atomic(c, t, 0, ch, tm, g, prm, lg, wait_ns, wait_cnt, op_start, tb, to)
+    _start_atomic(c, t, 0, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb, to)
     _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to)
 
 
@@ -751,9 +801,8 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
                 nxt += 1
                 if ch[c, C_STATE] == READY:
                     _dispatch(c, t, ch, tm, op_type, op_arr, chip_q, chan_free, xfer)
-                    _run_without_decisions(
-                        c, ch, tm, g, prm, lg, op_issue, op_start, wait_ns, wait_cnt, tb, to
-                    )
+                    _run_without_decisions(c, ch, tm, g, prm, chan_free, lg, op_issue, op_start,
+                                           wait_ns, wait_cnt, tb, to)  # fmt: skip
         elif kind == 1:
             c = idx
             st = ch[c, C_STATE]
@@ -801,9 +850,8 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
                             ch[c, C_KEY] = 0
                             _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt)
                         _dispatch(c, t, ch, tm, op_type, op_arr, chip_q, chan_free, xfer)
-                        _run_without_decisions(
-                            c, ch, tm, g, prm, lg, op_issue, op_start, wait_ns, wait_cnt, tb, to
-                        )
+                        _run_without_decisions(c, ch, tm, g, prm, chan_free, lg, op_issue,
+                                               op_start, wait_ns, wait_cnt, tb, to)  # fmt: skip
         else:
             p = idx - n
             c = pkt_tgt[p]

@@ -10,7 +10,7 @@ import numpy as np
 from skftl.errors import ConfigError
 from skftl.power import kernel as K
 from skftl.power.device import OP_ERASE, OP_PROGRAM, OP_READ, T_ERASE, T_PROG_LSB, T_READ, Device
-from skftl.power.profiles import ATOMICS, PROG_EXEC, SAMPLE_NS, Profiles
+from skftl.power.profiles import ATOMICS, PROG_EXEC, READ_DATAOUT, SAMPLE_NS, Profiles
 from skftl.power.tokens import TokenModel
 
 
@@ -114,10 +114,17 @@ def build_tables(
     a_cp_off = np.concatenate(([0], np.cumsum(a_cp_len)[:-1])).astype(np.int64)
     cp_k = np.concatenate([k for k, _ in cps]).astype(np.int64)
     cp_d = np.concatenate([d for _, d in cps]).astype(np.int64)
-    # DCC envelope per operation type: (duration, level) pieces, one pad slot per type
+    # atomic operations on the channel (read data-out under the channel read model)
+    a_chan = np.zeros(len(ATOMICS), np.int64)
+    if device.read_model == "channel":
+        a_chan[READ_DATAOUT] = 1
+    # DCC envelope per operation type up to its first channel atomic operation (DCC decides
+    # that one apart, when the channel is known), then the channel atomic alone: (duration,
+    # level) pieces, one pad slot per envelope
     env_dur: list[list[int]] = []
     env_lvl: list[list[int]] = []
-    for seq in tmpl:
+    segments = [seq[: next((i for i, a in enumerate(seq) if a_chan[a]), len(seq))] for seq in tmpl]
+    for seq in segments + [[READ_DATAOUT]]:
         if dcc_model == "atomic":
             env_dur.append([int(a_dur[a]) for a in seq])
             env_lvl.append([int(a_peak[a]) for a in seq])
@@ -129,7 +136,7 @@ def build_tables(
                 [int(x) for a in seq for x in sa_peak[a_sa_off[a] : a_sa_off[a] + a_sa_len[a]]]
             )
     env_len = np.array([len(d) for d in env_dur], np.int64)
-    env_off = np.zeros(len(tmpl), np.int64)
+    env_off = np.zeros(len(env_dur), np.int64)
     env_off[1:] = np.cumsum(env_len + 1)[:-1]
     env_cum = np.zeros(int((env_len + 1).sum()), np.int64)
     env_lv = np.zeros_like(env_cum)
@@ -140,7 +147,7 @@ def build_tables(
     arrays = (
         tmpl_off, tmpl_len, tmpl_atom, tmpl_cum, a_dur, a_peak, a_sa_off, a_sa_len, a_ppz,
         sa_dur, sa_rt, a_cp_off, a_cp_len, cp_k, cp_d,
-        env_off, env_len, env_cum, env_lv, np.array([len(lp) for lp in loops], np.int64),
+        env_off, env_len, env_cum, env_lv, np.array([len(lp) for lp in loops], np.int64), a_chan,
     )  # fmt: skip
     return Tables(
         arrays=arrays,
@@ -206,6 +213,7 @@ def simulate(
     record_bin_samples: int = 0,
     check_tokens: bool = False,
     dcc_model: str = "subatomic",
+    dcc_decision_ns: int = 0,
     tables: Tables | None = None,
 ) -> SimResult:
     """Simulate ``ops`` under ``scheme`` (a key of ``kernel.SCHEMES``).
@@ -215,7 +223,8 @@ def simulate(
     current of every bin of that many 40 ns samples. ``check_tokens`` verifies token
     conservation after every event (counted in ``stats['conservation_errors']``).
     ``dcc_model`` sets DCC's current model (see ``build_tables``); ignored when ``tables``
-    are given.
+    are given. ``dcc_decision_ns``: DCC's controller time per scheduling decision (one per
+    operation, one more for a read's data-out on the channel), decisions taken one at a time.
     """
     if scheme not in K.SCHEMES:
         raise ConfigError(f"unknown scheme {scheme!r}; known: {', '.join(K.SCHEMES)}")
@@ -229,6 +238,8 @@ def simulate(
     tt = tokens.total_tokens
     if tt % n_rings:
         raise ConfigError(f"total tokens {tt} cannot be split evenly over {n_rings} rings")
+    if dcc_decision_ns < 0:
+        raise ConfigError(f"dcc_decision_ns must be >= 0, got {dcc_decision_ns}")
     if len(ops) and (ops.chip.min() < 0 or ops.chip.max() >= n):
         raise ConfigError(f"op stream addresses chips outside 0..{n - 1}")
     tables = tables or build_tables(profiles, device, tokens, dcc_model)
@@ -257,8 +268,9 @@ def simulate(
     prm[K.R_WAYS] = device.ways_per_channel
     prm[K.R_MSG] = ctrl_msg_ns
     prm[K.R_CHECK] = int(check_tokens)
+    prm[K.R_DCC_LAT] = dcc_decision_ns
     if record_bin_samples > 0:
-        bound = _makespan_bound(ops, tables, device, hop_ns, comp_ns, ctrl_msg_ns)
+        bound = _makespan_bound(ops, tables, device, hop_ns, comp_ns, ctrl_msg_ns, dcc_decision_ns)
         series = np.zeros(bound // (SAMPLE_NS * record_bin_samples) + 2, np.int64)
     else:
         series = np.zeros(0, np.int64)
@@ -302,15 +314,19 @@ def simulate(
     )
 
 
-def _makespan_bound(ops, tables, device, hop_ns, comp_ns, msg_ns) -> int:
+def _makespan_bound(ops, tables, device, hop_ns, comp_ns, msg_ns, dcc_ns) -> int:
     """Completion-time bound: every operation serialised after the last arrival, each atomic
-    operation paying a full ring round, compute time and controller messages."""
+    operation paying a full ring round, compute time, controller messages and DCC decisions
+    (of every chip), and every channel atomic operation waiting for all the others."""
     tmpl_len = tables.arrays[1]
     tmpl_cum = tables.arrays[3]
     tmpl_off = tables.arrays[0]
     ty = ops.op_type
     per = tmpl_cum[tmpl_off[ty] + tmpl_len[ty]] + tmpl_len[ty] * (
-        (device.n_chips + 1) * hop_ns + comp_ns + 2 * msg_ns * device.n_chips
+        (device.n_chips + 1) * (hop_ns + dcc_ns) + comp_ns + 2 * msg_ns * device.n_chips
     )
     xfer = np.asarray(device.xfer_ns())[ty]
-    return int(ops.arrival_ns.max() + per.sum() + xfer.sum() + 1) if len(ops) else 1
+    chan_dur = tables.arrays[K.A_DUR] * tables.arrays[K.A_CHAN]
+    on_chan = np.array([sum(int(chan_dur[a]) for a in seq) for seq in device.templates()])[ty]
+    total = per.sum() + xfer.sum() + on_chan.sum()
+    return int(ops.arrival_ns.max() + total + 1) if len(ops) else 1

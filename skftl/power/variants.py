@@ -1,17 +1,22 @@
 """Profile-shape variants for the sensitivity study (beyond the paper): the paper's
-measured currents are unpublished, so we vary the parts of the shape it does not pin down."""
+measured currents are unpublished, so we vary the parts of the shape it does not pin down.
+Also the profiles a device runs (``device_profiles``): the shipped profiles give tR with the
+data-out inside the chip and assume 3 verifies per MSB loop; the device's read model and
+verify count reshape them so Table IV's tR and tPROG still hold."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from skftl.errors import ConfigError
+from skftl.power.device import Device
 from skftl.power.profiles import (
     ATOMICS,
     PROG_EXEC,
     PROG_VERIFY,
     READ_DATAOUT,
     READ_EXEC,
+    SAMPLE_NS,
     Profiles,
     sub_atomic_split,
 )
@@ -74,3 +79,50 @@ def profile_variant(prof: Profiles, name: str, interval_ns: int = 500) -> Profil
 def _resample(s: np.ndarray, n: int) -> np.ndarray:
     """Stretch or compress a 40 ns profile to ``n`` samples (nearest earlier sample)."""
     return s[(np.arange(n) * len(s)) // n].copy()
+
+
+def read_on_channel(prof: Profiles, dataout_ns: int) -> Profiles:
+    """Data-out moved from the chip to the channel: Table IV's tR (setup + execution +
+    the profile's data-out, 52 us in the shipped model) becomes setup + execution, the
+    execution stretched over the old data-out time (tR as datasheets define it: until the
+    page is in the page buffer); the data-out keeps its current shape, stretched over
+    ``dataout_ns`` (the page at the bus rate)."""
+    out = list(prof.samples)
+    n_exec = len(out[READ_EXEC]) + len(out[READ_DATAOUT])
+    out[READ_EXEC] = _resample(out[READ_EXEC], n_exec)
+    out[READ_DATAOUT] = _resample(out[READ_DATAOUT], dataout_ns // SAMPLE_NS)
+    return Profiles(tuple(out), f"{prof.source} [data-out on the channel, {dataout_ns} ns]")
+
+
+def resplit_verifies(prof: Profiles, verifies: int, calibrated: int = 3) -> Profiles:
+    """Program execution and verify re-split for ``verifies`` per MSB loop so that both
+    program times the profiles were calibrated to with ``calibrated`` verifies stay: the LSB
+    loop (execution + 1 verify) and the MSB loop (execution + ``verifies`` verifies). With
+    ``e + v = L`` and ``e + k v = M``: ``v = (M - L) / (k - 1)``; shapes are resampled."""
+    if verifies == calibrated:
+        return prof
+    if verifies < 2:
+        raise ConfigError(
+            f"mtpm.device.msb_verifies = {verifies}: an MSB loop needs >= 2 verifies to keep "
+            "tPROG (MSB) above tPROG (LSB)"
+        )
+    e, v = len(prof.samples[PROG_EXEC]), len(prof.samples[PROG_VERIFY])
+    v_new = (calibrated - 1) * v // (verifies - 1)
+    if (calibrated - 1) * v % (verifies - 1) or v_new >= e + v:
+        raise ConfigError(
+            f"mtpm.device.msb_verifies = {verifies}: the calibrated loop ({e + v} samples) "
+            f"cannot be re-split into whole 40 ns samples"
+        )
+    out = list(prof.samples)
+    out[PROG_EXEC] = _resample(out[PROG_EXEC], e + v - v_new)
+    out[PROG_VERIFY] = _resample(out[PROG_VERIFY], v_new)
+    return Profiles(tuple(out), f"{prof.source} [{verifies} verifies per MSB loop]")
+
+
+def device_profiles(prof: Profiles, device: Device, calibrated_verifies: int = 3) -> Profiles:
+    """The profiles as ``device`` runs them: verify re-split (``resplit_verifies``) and,
+    under the channel read model, data-out on the channel (``read_on_channel``)."""
+    out = resplit_verifies(prof, device.msb_verifies, calibrated_verifies)
+    if device.read_model == "channel":
+        out = read_on_channel(out, device.read_dataout_ns)
+    return out
