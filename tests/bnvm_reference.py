@@ -24,8 +24,11 @@ def reference(
     t_dirty,
     t_read,
     t_refresh,
+    flush_rounds=1,
+    active_ns=None,
     prewritten=(),
 ):
+    act = list(t_ns) if active_ns is None else list(active_ns)  # the active clock
     c = Counter()
     hist = Counter()
     written = set(prewritten)  # pages holding data before the trace (e.g. an install)
@@ -34,7 +37,7 @@ def reference(
     log = {}  # slot -> lpn (valid copies only)
     where = {}  # lpn -> log slot
     wear_log = Counter()
-    buf = []  # (lpn, arrival)
+    buf = []  # (lpn, arrival, arrival on the active clock)
     state = {"row": 0, "free": 0, "rr": 0}
     rnd = {"chips": set(), "dirty": 0, "type": None, "issue": 0, "req": -1}
 
@@ -68,23 +71,32 @@ def reference(
             close()
         add(typ, chip, dirty, t, r)
 
-    def flush(t):
+    def active(issue, i):
+        # past op i's arrival the device is busy: active; before it, the capped idle gap
+        if i == 0 or issue >= t_ns[i]:
+            return act[i] + issue - t_ns[i]
+        return act[i - 1] + min(issue - t_ns[i - 1], act[i] - act[i - 1])
+
+    def flush(t, i):
         close()
         issue = max(state["free"], t)
-        for i, (p, arrived) in enumerate(buf):
+        issue_active = active(issue, i)
+        for k, (p, _, arrived) in enumerate(buf):
             if p in where:
                 del log[where[p]]
-            slot = state["row"] * n_chips + i
+            slot = state["row"] * n_chips + k
             log[slot], where[p] = p, slot
             wear_log[slot] += 1
-            c["residency_sum_ns"] += issue - arrived
-            c["residency_max_ns"] = max(c["residency_max_ns"], issue - arrived)
-        c["clean_rounds"] += 1
+            c["residency_sum_ns"] += issue_active - arrived
+            c["residency_max_ns"] = max(c["residency_max_ns"], issue_active - arrived)
+        c["clean_rounds"] += flush_rounds
         c["flushes"] += 1
         c["flushed_pages"] += len(buf)
         hist[(len(buf), 0)] += 1
-        free = issue + t_clean
-        c["busy_ns"] += t_clean
+        if flush_rounds > 1:
+            hist[(0, 0)] += flush_rounds - 1
+        free = issue + flush_rounds * t_clean
+        c["busy_ns"] += flush_rounds * t_clean
         buf.clear()
         state["row"] += 1
         if state["row"] == log_pages_per_chip:
@@ -106,9 +118,9 @@ def reference(
         state["free"] = free
 
     full = scheme == 3
-    for p, w, r, t, b in zip(lpn, is_write, req, t_ns, block, strict=True):
+    for i, (p, w, r, t, b) in enumerate(zip(lpn, is_write, req, t_ns, block, strict=True)):
         if full and flush_timeout_ns > 0 and buf and t - buf[0][1] > flush_timeout_ns:
-            flush(buf[0][1] + flush_timeout_ns)
+            flush(buf[0][1] + flush_timeout_ns, i)
             c["timeout_flushes"] += 1
         if not w:
             c["host_reads"] += 1
@@ -126,10 +138,10 @@ def reference(
         c["host_writes"] += 1
         dirty = int(p in written)
         if full and dirty:
-            buf.append((p, t))
+            buf.append((p, t, act[i]))
             c["buffered"] += 1
             if len(buf) == n_chips:
-                flush(t)
+                flush(t, i)
             continue
         if scheme == 1:
             if p not in chip_of:
@@ -150,8 +162,8 @@ def reference(
         c["dirty_pages" if dirty else "clean_pages"] += 1
     close()
     c["residual"] = len(buf)
-    for _, arrived in buf:
-        c["residency_sum_ns"] += t_ns[-1] - arrived
-        c["residency_max_ns"] = max(c["residency_max_ns"], t_ns[-1] - arrived)
+    for _, _, arrived in buf:
+        c["residency_sum_ns"] += act[-1] - arrived
+        c["residency_max_ns"] = max(c["residency_max_ns"], act[-1] - arrived)
     c["device_free_ns"] = state["free"]
     return c, wear, wear_log, hist

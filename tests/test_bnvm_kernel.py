@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from skftl.errors import ConfigError
 from skftl.pcm import LogPolicy, PCMDevice, simulate
 from skftl.pcm import kernel as K
-from skftl.pcm.simulate import paged_from_lpns
+from skftl.pcm.simulate import active_clock, paged_from_lpns
 
 DEV = PCMDevice(n_chips=4, pages_per_block=8)
 
@@ -60,8 +60,9 @@ def test_dynamic_packs_what_static_serialises():
 
 def test_dynamic_updates_stay_on_mapped_chip():
     """Dynamic placement can break the static striping of a later sequential update."""
-    # LPNs 0..3 written one request apart on an idle device -> all land on... round robin
-    # chips 0,1,2,3 with round_robin, but on chip 0 every time with 'lowest'
+    # LPNs 0..3 written one request apart on an idle device land on chips 0, 1, 2, 3 with
+    # round_robin but all on chip 0 with 'lowest'; rewriting them in one request then takes
+    # one round (round_robin) or four (lowest)
     times = [0, 10**6, 2 * 10**6, 3 * 10**6, 4 * 10**6, 4 * 10**6, 4 * 10**6, 4 * 10**6]
     pages = paged([0, 1, 2, 3, 0, 1, 2, 3], reqs=[0, 1, 2, 3, 4, 4, 4, 4], times=times)
     low = simulate(pages, DEV, "dynamic", idle_pick="lowest").counters
@@ -87,9 +88,9 @@ def test_static_full_flush_and_merge_eq1():
     """Updates are buffered (page x chips), flushed as one parallel clean write, and a full
     log is merged at t_dirty * max valid pages per chip + t_refresh * units (eq. 1)."""
     dev = PCMDevice(n_chips=4, pages_per_block=2, t_refresh_ms=1.0)
-    log = LogPolicy(log_pages_per_chip=2)  # 1 refresh unit per chip, 2 log rows
+    log = LogPolicy(log_pages_per_chip=2, flush_rounds=1)  # 1 refresh unit per chip, 2 rows
     first = list(range(8))
-    # two buffer-fulls of updates: home chips of (0,4,1,2) and (8? no) -> use 0,4,1,2,3,5,6,7
+    # two buffer-fulls of updates (0, 4, 1, 2) and (3, 5, 6, 7): every page updated once
     updates = [0, 4, 1, 2, 3, 5, 6, 7]
     pages = paged(first + updates, device=dev)
     res = simulate(pages, dev, "static_full", grouping="stream", log=log)
@@ -104,6 +105,43 @@ def test_static_full_flush_and_merge_eq1():
     assert res.wear_log.tolist() == [2] * 8  # one write and one refresh per log page
 
 
+def test_two_round_flush_worked_example():
+    """Sec. IV.C.2.b's reading: a full buffer costs two parallel clean writes. Pages 0-3
+    written (one round), then all four updated: the buffer fills and is flushed. One-round
+    reading: 2 clean rounds, 400 us; two-round reading: 3 clean rounds, 600 us, the extra
+    round holding no pages (the wait for busy chips)."""
+    pages = paged([0, 1, 2, 3, 0, 1, 2, 3])
+    for rounds in (1, 2):
+        res = simulate(pages, DEV, "static_full", log=LogPolicy(8, flush_rounds=rounds))
+        c = res.counters
+        assert (c["flushes"], c["flushed_pages"], c["dirty_rounds"]) == (1, 4, 0)
+        assert c["clean_rounds"] == 1 + rounds
+        assert res.write_time_s == pytest.approx((1 + rounds) * 200e-6)
+        assert c["device_free_ns"] == (1 + rounds) * 200_000
+        assert res.round_hist[4, 0] == 2  # the data round and the flush
+        assert res.round_hist[0, 0] == rounds - 1
+    with pytest.raises(ConfigError, match="flush_rounds"):
+        LogPolicy(8, flush_rounds=3)
+
+
+def test_residency_on_the_active_clock():
+    """An update waiting across a 6-day idle gap waits 6 days of wall time but only the
+    cap on the active clock (gaps capped at 1 s), and the flush issue is measured from its
+    arrival on the active clock."""
+    day = 86_400 * 10**9
+    times = [0, 0, 10**6, 6 * day, 6 * day, 6 * day]
+    pages = paged([0, 1, 0, 1, 0, 1], reqs=[0, 0, 1, 2, 2, 2], times=times)
+    log = LogPolicy(8, flush_rounds=1)
+    wall = simulate(pages, DEV, "static_full", log=log).counters
+    capped = simulate(pages, DEV, "static_full", log=log, idle_cap_s=1.0).counters
+    assert wall["flushes"] == capped["flushes"] == 1 and wall["residual"] == 0
+    # the first update (t = 1 ms) is flushed when the fourth arrives (t = 6 days)
+    assert wall["residency_max_ns"] == 6 * day - 10**6
+    assert capped["residency_max_ns"] == 10**9
+    # the three updates that filled the buffer at t = 6 days waited nothing
+    assert capped["residency_sum_ns"] == 10**9
+
+
 def test_log_invalidates_older_copies():
     dev = PCMDevice(n_chips=2, pages_per_block=2, t_refresh_ms=1.0)
     log = LogPolicy(log_pages_per_chip=2)
@@ -113,6 +151,8 @@ def test_log_invalidates_older_copies():
 
 
 def test_timeout_flush_bounds_buffer_residency():
+    """A partly filled buffer is flushed once its oldest update waited the timeout; on the
+    active clock a timeout inside a long gap counts up to the cap."""
     dev = PCMDevice(n_chips=4, pages_per_block=4)
     times = [0, 0, 10**9, 5 * 10**9]
     pages = paged([0, 1, 0, 2], reqs=[0, 0, 1, 2], times=times, device=dev)
@@ -121,6 +161,8 @@ def test_timeout_flush_bounds_buffer_residency():
     tmo = simulate(pages, dev, "static_full", log=LogPolicy(4, 1000.0)).counters
     assert tmo["timeout_flushes"] == 1 and tmo["residual"] == 0
     assert tmo["residency_max_ns"] == 10**9
+    capped = simulate(pages, dev, "static_full", log=LogPolicy(4, 1000.0), idle_cap_s=0.5)
+    assert capped.counters["residency_max_ns"] == 5 * 10**8
 
 
 def test_reads_break_fifo_write_rounds_and_use_read_latency():
@@ -162,7 +204,30 @@ def test_bad_config_is_a_clear_error():
     with pytest.raises(ConfigError, match="scheme"):
         simulate(paged([0]), DEV, "hybrid")
     with pytest.raises(ConfigError, match="multiple of pages_per_block"):
-        LogPolicy(log_pages_per_chip=12).refresh_units(8)
+        LogPolicy(log_pages_per_chip=12).refresh_units(DEV)
+    with pytest.raises(ConfigError, match="log_fraction"):
+        LogPolicy(log_fraction=1.5)
+
+
+def test_log_area_is_a_share_of_capacity():
+    """Sec. II.B.3: 0.1 % of the device for the log, in whole refresh units per chip."""
+    dev = PCMDevice(n_chips=4, page_size=4096, pages_per_block=128, capacity_gib=128.0)
+    pages = LogPolicy().pages_per_chip(dev)
+    assert pages % 128 == 0 and pages * 4 <= 0.001 * dev.n_pages < (pages + 128) * 4
+    assert LogPolicy().refresh_units(dev) == pages // 128 == 65
+    assert LogPolicy(log_pages_per_chip=256).pages_per_chip(dev) == 256
+    tiny = PCMDevice(n_chips=4, pages_per_block=128, capacity_gib=0.001)
+    assert LogPolicy().pages_per_chip(tiny) == 128  # at least one refresh unit
+
+
+def test_mapping_table_sizes():
+    """Sec. II.B: entries x pages (dynamic), x refresh units (block, 3 B), none (static)."""
+    dev = PCMDevice(page_size=4096, pages_per_block=128, capacity_gib=128.0)
+    assert dev.mapping_table_bytes("static") == 0
+    assert dev.mapping_table_bytes("dynamic") == 2**25 * 4
+    assert dev.mapping_table_bytes("block") == 2**18 * 3
+    with pytest.raises(ConfigError, match="mapping table"):
+        dev.mapping_table_bytes("static_full")
     with pytest.raises(ConfigError, match="unknown keys"):
         PCMDevice.from_config({"chips": 4})
 
@@ -196,14 +261,29 @@ def _trace(rows, n_chips, ppb, pre=frozenset()):
     timeout=st.sampled_from([0, 150_000]),
     include_reads=st.booleans(),
     pre=st.frozensets(st.integers(0, 40), max_size=20),
+    flush_rounds=st.sampled_from([1, 2]),
+    idle_cap=st.sampled_from([None, 50e-6]),
 )
 def test_kernel_matches_reference(
-    rows, scheme, grouping, idle_pick, n_chips, ppb, log_rows, timeout, include_reads, pre
+    rows,
+    scheme,
+    grouping,
+    idle_pick,
+    n_chips,
+    ppb,
+    log_rows,
+    timeout,
+    include_reads,
+    pre,
+    flush_rounds,
+    idle_cap,
 ):
     dev, p = _trace(rows, n_chips, ppb, pre)
+    act = active_clock(p.time_ns, idle_cap)
     sid = {"static": 0, "dynamic": 1, "block": 2, "static_full": 3}[scheme]
     units = log_rows // ppb
-    args = (p.lpn, p.is_write, p.request, p.time_ns, p.block, sid, grouping, idle_pick, n_chips)
+    args = (p.lpn, p.is_write, p.request, p.time_ns)
+    mid = (p.block, sid, grouping, idle_pick, n_chips)
     tail = (
         log_rows,
         units,
@@ -213,10 +293,13 @@ def test_kernel_matches_reference(
         dev.t_dirty_ns,
         dev.t_read_ns,
         dev.t_refresh_ns,
+        flush_rounds,
     )
-    cnt, wear, wear_log, hist = K.run_kernel(*args, p.prewritten, *tail)
+    cnt, wear, wear_log, hist = K.run_kernel(*args, act, *mid, p.prewritten, *tail)
     prewritten = np.flatnonzero(p.prewritten).tolist()
-    ref, ref_wear, ref_wear_log, ref_hist = reference(*args, *tail, prewritten=prewritten)
+    ref, ref_wear, ref_wear_log, ref_hist = reference(
+        *args, *mid, *tail, active_ns=act, prewritten=prewritten
+    )
     got = dict(zip(K.COUNTER_NAMES, cnt.tolist(), strict=True))
     assert got == {name: ref.get(name, 0) for name in K.COUNTER_NAMES}
     assert {i: int(v) for i, v in enumerate(wear) if v} == dict(ref_wear)

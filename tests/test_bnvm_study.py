@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from skftl.config import load_config
+from skftl.errors import ConfigError
 from skftl.pcm import GROUPINGS
 from skftl.studies import bnvm, scorecard
+from skftl.studies.bnvm.claims import reading_coords
 from skftl.studies.claims import COLUMNS
 
 
@@ -20,6 +22,7 @@ def tiny_config(cache_dir: str, letters: tuple[str, ...] = ("A", "C")) -> dict:
     cfg["traces"]["cache_dir"] = cache_dir
     sec = cfg["bnvm"]
     sec.update(traces=list(letters), stand_ins={}, synthetic_requests=400, risk_timeouts_ms=[0, 10])
+    sec.setdefault("idle_gap_cap_s", 1.0)
     sec["log"]["log_pages_per_chip"] = 8
     sec["device"]["pages_per_block"] = 8
     sec["sweep"] = {
@@ -73,12 +76,71 @@ def test_run_and_headline(tiny_cfg):
     # trace C's counts are scored (scale only), on a synthetic stand-in
     assert rows.loc["fig2.count.C.static.clean", "verdict"] != "not evaluated"
     assert rows.loc["fig2.count.C.static.clean", "workload_kind"] == "synthetic stand-in"
+    default = reading_coords(bnvm.READINGS.default)
     assert float(rows.loc["fig2.count.C.static.clean", "ours"]) == float(
-        ds["parallel_clean_writes"].sel(grouping=bnvm.READINGS.default, trace="C", scheme="static")
+        ds["parallel_clean_writes"].sel(**default, trace="C", scheme="static")
     )
+    # synthetic traces have no install trace: the replay variant is the plain run
+    tt = ds["total_time"]
+    assert np.array_equal(tt.sel(install="replay"), tt.sel(install="none"))
+    # a two-round flush adds one clean round per flush to static + full, and only to it
+    # (stream: arrival times ignored, so the extra device time moves no round boundary)
+    sf = ds.sel(grouping="stream", scheme="static_full")
+    extra = sf["parallel_clean_writes"].sel(flush_rounds=2) - sf["parallel_clean_writes"].sel(
+        flush_rounds=1
+    )
+    assert np.array_equal(extra, sf["buffer_flushes"].sel(flush_rounds=1))
+    assert int(extra.sum()) > 0
+    others = ds["write_time"].sel(scheme=["static", "dynamic", "block"])
+    assert np.array_equal(others.sel(flush_rounds=1), others.sel(flush_rounds=2))
+    # lifetime over active time: idle gaps capped, never longer than the wall-time span
+    assert bool((ds["active_duration"] <= ds["duration"] + 1e-9).all())
+    cap = float(tiny_cfg["bnvm"]["idle_gap_cap_s"])
+    st = ds.sel(**default, scheme="static")
+    want = ds["active_duration"] * 1e6 / st["max_wear"] / (365.25 * 86400)
+    assert np.allclose(st["lifetime"], want)
+    assert "idle_gap_cap_s" in ds.attrs and float(ds.attrs["idle_gap_cap_s"]) == cap
     # deterministic: same config, same numbers
     again = bnvm.run(tiny_cfg, progress=False)
     assert again["total_time"].equals(ds["total_time"])
+
+
+def test_active_time_lifetime_and_residency(tiny_cfg):
+    """A long idle gap inflates the wall-time lifetime and buffer residency, not the
+    active-time ones: the same trace with one gap stretched to a week."""
+    from skftl.pcm import LogPolicy, PCMDevice, simulate
+    from skftl.pcm.simulate import active_span_s, paged_from_lpns
+
+    dev = PCMDevice(n_chips=4, pages_per_block=4)
+    lpns = np.array([0, 1, 2, 3, 0, 1, 2, 0, 1, 2, 3, 3])
+    t = np.arange(len(lpns), dtype=np.int64) * 10**6
+    week = 7 * 86_400 * 10**9
+    t_gap = t + np.where(np.arange(len(lpns)) >= 6, week, 0)
+    ones = np.ones(len(lpns), bool)
+    for cap in (1.0, 0.01):
+        # the 1 ms + one week gap counts as the cap
+        assert active_span_s(t_gap, cap) == pytest.approx(active_span_s(t, cap) - 1e-3 + cap)
+        assert active_span_s(t, cap) == pytest.approx((len(lpns) - 1) * 1e-3)
+    assert active_span_s(t_gap, None) == pytest.approx(active_span_s(t, None) + week * 1e-9)
+    log = LogPolicy(log_pages_per_chip=4)
+    res = {}
+    for name, times in (("plain", t), ("gap", t_gap)):
+        pages = paged_from_lpns(lpns, ones, np.arange(len(lpns)), times, dev)
+        res[name] = simulate(pages, dev, "static_full", log=log, idle_cap_s=1.0).counters
+    # the update of page 0 at 4 ms waits 3 ms of arrivals, one of the gaps 1 ms + a week:
+    # on the active clock that gap counts 1 s
+    assert res["gap"]["residency_max_ns"] == 10**9 + 2 * 10**6
+    assert res["plain"]["residency_max_ns"] == 3 * 10**6
+    # the study's lifetime uses the active span: a week of idling adds 1 s, not a week
+    cfg = copy.deepcopy(tiny_cfg)
+    cfg["bnvm"]["idle_gap_cap_s"] = None
+    wall = bnvm.run(cfg, progress=False)
+    capped = bnvm.run(tiny_cfg, progress=False)
+    assert bool((wall["active_duration"] == wall["duration"]).all())
+    assert bool((capped["lifetime"] <= wall["lifetime"] + 1e-12).all())
+    with pytest.raises(ConfigError, match="idle_gap_cap_s"):
+        cfg["bnvm"]["idle_gap_cap_s"] = 0
+        bnvm.run(cfg, progress=False)
 
 
 def test_figures_draw(tiny_cfg):
@@ -92,7 +154,7 @@ def test_figures_draw(tiny_cfg):
     ds = bnvm.run(tiny_cfg, progress=False)
     for fig in (
         figs.fig_counts(ds, ("static", "dynamic")),
-        figs.fig_counts(ds, ("static", "static_full"), grouping="stream"),
+        figs.fig_counts(ds, ("static", "static_full"), reading="stream+flush1"),
         figs.fig_time_breakdown(ds, ("static", "dynamic", "static_full")),
         figs.fig_wear(ds),
         figs.fig_risk(ds),

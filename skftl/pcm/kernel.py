@@ -31,14 +31,19 @@ Schemes (0 static, 1 dynamic, 2 block, 3 static + full):
 * block: a logical block (refresh unit) is bound to chip ``block % C``; pages are written
   at their offset, clean the first time, dirty afterwards.
 * static + full: first writes go to the static data page (clean). Updates go to a DRAM
-  buffer of C pages; a full buffer is flushed as one parallel clean write, page i to chip
-  i's log area (its own round, after the open round). When every log row is used, a merge
-  copies each valid log page to its data page (dirty writes; time ``t_dirty * max over
-  chips of valid pages destined to that chip``) and refreshes the log units of every chip
-  in parallel (time ``t_refresh * refresh_units``) -- eq. (1). Reads hit the buffer first,
-  then the log, then the data area.
+  buffer of C pages; a full buffer is flushed, page i to chip i's log area, in its own
+  round after the open round, counted as ``flush_rounds`` parallel clean writes: 1 (Sec.
+  IV.C.1: "resulting in one parallel_clean_write") or 2 (Sec. IV.C.2.b: the flush "delays
+  the response time by two parallel_clean_writes whenever the buffer is full"; the second
+  is the wait for the chips still busy, kept in the histogram as a round of 0 pages).
+  When every log row is used, a merge copies each valid log page to its data page (dirty
+  writes; time ``t_dirty * max over chips of valid pages destined to that chip``) and
+  refreshes the log units of every chip in parallel (time ``t_refresh * refresh_units``)
+  -- eq. (1). Reads hit the buffer first, then the log, then the data area.
 
-Wear counts every page write and every refresh of a page.
+Wear counts every page write and every refresh of a page. Buffer residency is measured
+on an *active clock* (``active_ns``: arrival times with long idle gaps capped by the
+caller), so a week without I/O does not count as a week of data at risk.
 """
 
 from __future__ import annotations
@@ -63,8 +68,8 @@ HOST_WRITES = 12
 HOST_READS = 13
 BUFFER_READS = 14  # reads served by the buffer
 RESIDUAL = 15  # pages still in the buffer at the end of the trace
-RESIDENCY_SUM = 16  # ns, summed over buffered pages (flushed or residual at trace end)
-RESIDENCY_MAX = 17  # ns, longest time a page sat in the buffer
+RESIDENCY_SUM = 16  # active ns, summed over buffered pages (flushed or residual at the end)
+RESIDENCY_MAX = 17  # active ns, longest time a page sat in the buffer
 TIMEOUT_FLUSHES = 18
 DEVICE_FREE = 19  # ns, when the device finishes its last operation
 BUSY_NS = 20  # ns the device was busy (rounds, merges, refreshes)
@@ -178,18 +183,32 @@ def _residency(cnt, res):
 
 
 @numba.njit(cache=True)
-def _flush(k, t, rs, cnt, hist, log, log_row, log_rows, refresh_units, tm):
-    """Write the first ``k`` buffered pages to log row ``log_row`` as one parallel clean
-    write issued no earlier than ``t``; merge when the log is full. Returns the next row.
-    ``log`` holds the buffer and log arrays, ``tm`` the four operation times."""
-    buf_lpn, buf_t, log_lpn, log_slot, dest_valid, wear_log, wear_data = log
-    t_clean, t_dirty, t_read, t_refresh = tm
+def _active_at(issue, i, t_ns, act):
+    """Active-clock time of wall time ``issue`` while operation ``i`` is handled: past its
+    arrival the device is busy (active); before it, the idle gap since operation ``i - 1``
+    counts at most its capped length. ``issue >= t_ns[i - 1]`` (callers guarantee it)."""
+    if issue >= t_ns[i] or i == 0:
+        return act[i] + issue - t_ns[i]
+    return act[i - 1] + min(issue - t_ns[i - 1], act[i] - act[i - 1])
+
+
+@numba.njit(cache=True)
+def _flush(k, t, i, rs, cnt, hist, log, log_row, log_rows, refresh_units, tm, clock):
+    """Write the first ``k`` buffered pages to log row ``log_row`` in a round issued no
+    earlier than ``t`` (while handling operation ``i``), counted as ``flush_rounds``
+    parallel clean writes; merge when the log is full. Returns the next row. ``log`` holds
+    the buffer and log arrays, ``tm`` the four operation times and ``flush_rounds``,
+    ``clock`` the wall and active arrival times."""
+    buf_lpn, buf_t, buf_a, log_lpn, log_slot, dest_valid, wear_log, wear_data = log
+    t_clean, t_dirty, t_read, t_refresh, flush_rounds = tm
+    t_ns, act = clock
     n_chips = dest_valid.shape[0]
     _close(rs, cnt, hist, t_clean, t_dirty, t_read)
     issue = max(cnt[DEVICE_FREE], t)
-    for i in range(k):
-        lpn = buf_lpn[i]
-        slot = log_row * n_chips + i
+    issue_active = _active_at(issue, i, t_ns, act)
+    for j in range(k):
+        lpn = buf_lpn[j]
+        slot = log_row * n_chips + j
         old = log_slot[lpn]
         if old >= 0:  # an older copy in the log becomes invalid
             log_lpn[old] = -1
@@ -198,13 +217,14 @@ def _flush(k, t, rs, cnt, hist, log, log_row, log_rows, refresh_units, tm):
         log_slot[lpn] = slot
         dest_valid[lpn % n_chips] += 1
         wear_log[slot] += 1
-        _residency(cnt, issue - buf_t[i])
-    cnt[CLEAN_ROUNDS] += 1
+        _residency(cnt, issue_active - buf_a[j])
+    cnt[CLEAN_ROUNDS] += flush_rounds
     cnt[FLUSHES] += 1
     cnt[FLUSHED_PAGES] += k
     hist[k, 0] += 1
-    free = issue + t_clean
-    cnt[BUSY_NS] += t_clean
+    hist[0, 0] += flush_rounds - 1  # the wait for busy chips: a round without pages
+    free = issue + flush_rounds * t_clean
+    cnt[BUSY_NS] += flush_rounds * t_clean
     log_row += 1
     if log_row == log_rows:  # log full: merge (eq. 1)
         m = 0
@@ -236,6 +256,7 @@ def run_kernel(
     is_write,
     req,
     t_ns,
+    active_ns,
     block,
     scheme,
     grouping,
@@ -250,12 +271,14 @@ def run_kernel(
     t_dirty,
     t_read,
     t_refresh,
+    flush_rounds,
 ):
     """Simulate one page-operation stream; see the module docstring for the rules.
 
     ``lpn`` dense logical page numbers (``lpn % n_chips`` is the static chip), ``block``
     the dense logical block of each operation (used by the block scheme), ``req`` the host
-    request of each operation, ``t_ns`` non-decreasing arrival times; ``prewritten[p]``
+    request of each operation, ``t_ns`` non-decreasing arrival times and ``active_ns`` the
+    same on the active clock (buffer residency only); ``prewritten[p]``
     (one entry per dense page) marks pages holding data before the trace starts (e.g. an
     app's install): they count one write of wear, their next write is dirty, and dynamic
     mapping has them on their static chip (installed on an idle device). Returns
@@ -280,8 +303,10 @@ def run_kernel(
     dest_valid = np.zeros(n_chips, np.int64)
     buf_lpn = np.zeros(n_chips, np.int64)
     buf_t = np.zeros(n_chips, np.int64)
-    log = (buf_lpn, buf_t, log_lpn, log_slot, dest_valid, wear_log, wear_data)
-    tm = (t_clean, t_dirty, t_read, t_refresh)
+    buf_a = np.zeros(n_chips, np.int64)  # arrivals on the active clock
+    log = (buf_lpn, buf_t, buf_a, log_lpn, log_slot, dest_valid, wear_log, wear_data)
+    tm = (t_clean, t_dirty, t_read, t_refresh, flush_rounds)
+    clock = (t_ns, active_ns)
     buf_n = 0
     log_row = 0
     rr = 0
@@ -294,7 +319,7 @@ def run_kernel(
         if full and flush_timeout_ns > 0 and buf_n > 0 and t - buf_t[0] > flush_timeout_ns:
             t_flush = buf_t[0] + flush_timeout_ns
             log_row = _flush(
-                buf_n, t_flush, rs, cnt, hist, log, log_row, log_rows, refresh_units, tm
+                buf_n, t_flush, i, rs, cnt, hist, log, log_row, log_rows, refresh_units, tm, clock
             )
             buf_n = 0
             cnt[TIMEOUT_FLUSHES] += 1
@@ -325,10 +350,13 @@ def run_kernel(
         if full and dirty:
             buf_lpn[buf_n] = p
             buf_t[buf_n] = t
+            buf_a[buf_n] = active_ns[i]
             buf_n += 1
             cnt[BUFFERED] += 1
             if buf_n == n_chips:
-                log_row = _flush(buf_n, t, rs, cnt, hist, log, log_row, log_rows, refresh_units, tm)
+                log_row = _flush(
+                    buf_n, t, i, rs, cnt, hist, log, log_row, log_rows, refresh_units, tm, clock
+                )
                 buf_n = 0
             continue
         if scheme == 1 and chip_of[p] < 0:
@@ -360,7 +388,7 @@ def run_kernel(
     _close(rs, cnt, hist, t_clean, t_dirty, t_read)
     cnt[RESIDUAL] = buf_n
     if lpn.shape[0] > 0:
-        end = t_ns[lpn.shape[0] - 1]
+        end = active_ns[lpn.shape[0] - 1]
         for j in range(buf_n):
-            _residency(cnt, end - buf_t[j])
+            _residency(cnt, end - buf_a[j])
     return cnt, wear_data, wear_log, hist

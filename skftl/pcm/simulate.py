@@ -107,6 +107,24 @@ def paged_from_lpns(
     )
 
 
+def active_clock(time_ns: np.ndarray, idle_cap_s: float | None) -> np.ndarray:
+    """Arrival times with every gap between consecutive arrivals longer than
+    ``idle_cap_s`` shortened to it (``None``: wall time). Lifetime and buffer residency
+    are measured on this clock, so a phone lying unused for days does not count as days
+    of use (or of data waiting in the buffer)."""
+    t = np.asarray(time_ns, dtype=np.int64)
+    if idle_cap_s is None or len(t) == 0:
+        return t
+    gaps = np.minimum(np.diff(t), round(idle_cap_s * 1e9))
+    return np.concatenate(([t[0]], t[0] + np.cumsum(gaps))).astype(np.int64)
+
+
+def active_span_s(time_ns: np.ndarray, idle_cap_s: float | None) -> float:
+    """Seconds from the first to the last arrival on the active clock."""
+    a = active_clock(time_ns, idle_cap_s)
+    return float(a[-1] - a[0]) * 1e-9 if len(a) else 0.0
+
+
 @dataclass
 class PCMResult:
     """Counters of one run (names as in ``kernel``, lower case), wear arrays and the
@@ -147,8 +165,10 @@ def simulate(
     idle_pick: str = "round_robin",
     log: LogPolicy | None = None,
     include_reads: bool = True,
+    idle_cap_s: float | None = None,
 ) -> PCMResult:
-    """Run one mapping scheme over a page trace (rules: ``skftl.pcm.kernel``)."""
+    """Run one mapping scheme over a page trace (rules: ``skftl.pcm.kernel``); buffer
+    residency on the active clock with idle gaps capped at ``idle_cap_s``."""
     if pages.n_chips != device.n_chips:
         raise ValueError(
             f"pages were prepared for {pages.n_chips} chips, device has {device.n_chips}"
@@ -160,19 +180,20 @@ def simulate(
             f"device has {device.pages_per_block}"
         )
     log = log or LogPolicy()
-    units = log.refresh_units(device.pages_per_block)
+    units = log.refresh_units(device)
     cnt, wear_data, wear_log, hist = K.run_kernel(
         pages.lpn,
         pages.is_write,
         pages.request,
         pages.time_ns,
+        active_clock(pages.time_ns, idle_cap_s),
         pages.block,
         lookup(SCHEMES, scheme, "scheme"),
         lookup(GROUPINGS, grouping, "grouping"),
         lookup(IDLE_PICKS, idle_pick, "idle_pick"),
         device.n_chips,
         pages.prewritten,
-        log.log_pages_per_chip,
+        log.pages_per_chip(device),
         units,
         round(log.flush_timeout_ms * 1e6),
         include_reads,
@@ -180,6 +201,7 @@ def simulate(
         device.t_dirty_ns,
         device.t_read_ns,
         device.t_refresh_ns,
+        log.flush_rounds,
     )
     return PCMResult(
         counters=dict(zip(K.COUNTER_NAMES, (int(v) for v in cnt), strict=True)),

@@ -1,9 +1,9 @@
 """Figures and tables of the bnvm study, drawn from its dataset (notebooks/05_bnvm.ipynb
 calls them; it holds no plotting or table code of its own).
 
-The per-scheme variables carry a ``grouping`` dimension (every reading of how page operations
-form parallel operations); figures show one grouping, by default the run's configured one
-(``ds.attrs["grouping"]``), which is also the grouping of the beyond-the-paper runs.
+The per-scheme variables carry ``install``, ``grouping`` and ``flush_rounds`` dimensions (the
+study's readings and set-up variant); figures show one reading, by default the run's
+configured one (``run_reading(ds)``), which is also that of the beyond-the-paper runs.
 """
 
 from __future__ import annotations
@@ -19,12 +19,17 @@ COLORS = {"static": "#4c72b0", "dynamic": "#dd8452", "static_full": "#55a868", "
 NAMES = {"static": "static", "dynamic": "dynamic", "static_full": "static + full", "block": "block"}
 
 
-def at(ds: xr.Dataset, grouping: str | None = None) -> xr.Dataset:
-    """``ds`` at one grouping (default: the run's configured one)."""
-    if "grouping" not in ds["write_time"].dims:
-        return ds
-    g = grouping or str(ds.attrs.get("grouping", C.READINGS.default))
-    return ds.sel(grouping=g)
+def run_reading(ds: xr.Dataset) -> str:
+    """The reading the run was configured with (figures and beyond-the-paper runs)."""
+    a = ds.attrs
+    if not {"grouping", "flush_rounds", "install"} <= set(a):
+        return C.READINGS.default
+    return C.reading_name(str(a["grouping"]), int(a["flush_rounds"]), str(a["install"]))
+
+
+def at(ds: xr.Dataset, reading: str | None = None) -> xr.Dataset:
+    """``ds`` at one reading (default: the run's configured one)."""
+    return ds.sel(**C.reading_coords(reading or run_reading(ds)))
 
 
 def _panels(ds: xr.Dataset, height: float = 5.2) -> tuple[plt.Figure, list, list]:
@@ -41,11 +46,11 @@ def _title(ds: xr.Dataset, letter: str) -> str:
     return f"Trace {letter}: {ds['label'].sel(trace=letter).item()}"
 
 
-def fig_counts(ds: xr.Dataset, schemes: tuple[str, str], grouping: str | None = None) -> plt.Figure:
+def fig_counts(ds: xr.Dataset, schemes: tuple[str, str], reading: str | None = None) -> plt.Figure:
     """Per trace: parallel clean / dirty / total writes of two schemes side by side; the
     title gives each scheme's total time (and, for static + full, its merges and refresh
     time, too few / too large to share the count axis)."""
-    ds = at(ds, grouping)
+    ds = at(ds, reading)
     fig, letters, axes = _panels(ds)
     cats = ["clean", "dirty", "total"]
     x = np.arange(len(cats))
@@ -72,11 +77,11 @@ def fig_counts(ds: xr.Dataset, schemes: tuple[str, str], grouping: str | None = 
 
 
 def fig_time_breakdown(
-    ds: xr.Dataset, schemes: tuple[str, ...], grouping: str | None = None
+    ds: xr.Dataset, schemes: tuple[str, ...], reading: str | None = None
 ) -> plt.Figure:
     """Total time per trace split into write / merge copy / refresh, relative to the first
     scheme (the paper's "total write time" plus eq. 1's merge cost)."""
-    ds = at(ds, grouping)
+    ds = at(ds, reading)
     letters = list(ds["trace"].values)
     fig, ax = plt.subplots(figsize=(7.5, 3.4))
     width = 0.8 / len(schemes)
@@ -106,9 +111,9 @@ def fig_time_breakdown(
     return fig
 
 
-def fig_wear(ds: xr.Dataset, grouping: str | None = None) -> plt.Figure:
+def fig_wear(ds: xr.Dataset, reading: str | None = None) -> plt.Figure:
     """Most-written page per scheme and the lifetime it implies at the cycle limit."""
-    ds = at(ds, grouping)
+    ds = at(ds, reading)
     letters = list(ds["trace"].values)
     schemes = list(ds["scheme"].values)
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(9.6, 3.2))
@@ -121,7 +126,7 @@ def fig_wear(ds: xr.Dataset, grouping: str | None = None) -> plt.Figure:
         ax.set_xticks(np.arange(len(letters)), letters)
         ax.set_yscale("log")
     a1.set_ylabel("max writes+refreshes of one page")
-    a2.set_ylabel("years to 10^6 cycles (trace looped)")
+    a2.set_ylabel("years to 10^6 cycles (active time looped)")
     a1.legend(fontsize=7)
     fig.tight_layout()
     return fig
@@ -157,19 +162,25 @@ def fig_sweep(ds: xr.Dataset) -> plt.Figure:
     (> 1: the log policy pays off), per trace."""
     fig, letters, axes = _panels(ds, height=6.4)
     sp = ds["sweep_speedup"]
-    lo, hi = 0.2, 5.0
+    # white (speedup 1) in the middle; the scale reaches the largest |log2 speedup| shown,
+    # so the cells use the colour range instead of a fixed, mostly empty one
+    logs = np.log2(sp.values[np.isfinite(sp.values) & (sp.values > 0)])
+    m = max(float(np.abs(logs).max(initial=0.0)), 0.05)
     for ax, letter in zip(axes, letters, strict=False):
         z = sp.sel(trace=letter).values.T  # latency x unit
-        im = ax.imshow(
-            np.log2(np.clip(z, lo, hi)),
-            origin="lower",
-            cmap="RdBu",
-            aspect="auto",
-            vmin=np.log2(lo),
-            vmax=np.log2(hi),
-        )
+        lz = np.log2(np.where(z > 0, z, np.nan))
+        im = ax.imshow(lz, origin="lower", cmap="RdBu", aspect="auto", vmin=-m, vmax=m)
         for (r, c), val in np.ndenumerate(z):
-            ax.text(c, r, f"{val:.2f}", ha="center", va="center", fontsize=6)
+            dark = np.isfinite(lz[r, c]) and abs(lz[r, c]) > 0.6 * m
+            ax.text(
+                c,
+                r,
+                f"{val:.2f}",
+                ha="center",
+                va="center",
+                fontsize=6,
+                color="white" if dark else "black",
+            )
         ax.set_xticks(range(sp.sizes["refresh_unit_pages"]), sp["refresh_unit_pages"].values)
         ax.set_yticks(range(sp.sizes["refresh_ms"]), [f"{v:g}" for v in sp["refresh_ms"].values])
         ax.set_xlabel("refresh unit (pages)")
@@ -200,9 +211,9 @@ def fig_log_size(ds: xr.Dataset) -> plt.Figure:
 
 
 # --- tables ---------------------------------------------------------------------------------
-def traces_table(ds: xr.Dataset, grouping: str | None = None) -> pd.DataFrame:
+def traces_table(ds: xr.Dataset, reading: str | None = None) -> pd.DataFrame:
     """The trace standing for each paper letter: what it holds and how it was replayed."""
-    sel = at(ds, grouping).sel(scheme="static")
+    sel = at(ds, reading).sel(scheme="static")
     return pd.DataFrame(
         {
             "trace": ds["label"].values,
@@ -211,7 +222,9 @@ def traces_table(ds: xr.Dataset, grouping: str | None = None) -> pd.DataFrame:
             "host page reads": sel["host_page_reads"].values.astype(int),
             "rewrites (dirty page writes)": sel["dirty_page_writes"].values.astype(int),
             "duration (h)": (ds["duration"].values / 3600).round(2),
-            "replayed first (state only)": ds["precondition"].values,
+            "active (h)": (ds["active_duration"].values / 3600).round(2),
+            "longest gap (h)": (ds["longest_gap"].values / 3600).round(2),
+            "install trace (replay variant)": ds["precondition"].values,
         },
         index=pd.Index(ds["trace"].values, name="paper trace"),
     )
@@ -230,26 +243,31 @@ def sensitivity_table(ds: xr.Dataset) -> pd.DataFrame:
 
 
 def fig2_table(ds: xr.Dataset) -> pd.DataFrame:
-    """Fig. 2's quantities under every grouping: dynamic / static write time and parallel
+    """Fig. 2's quantities under every grouping, without and with the install replay (the
+    flush count does not touch static or dynamic): dynamic / static write time and parallel
     writes, and dynamic - static parallel clean and dirty writes, per trace."""
-    clean, dirty = ds["parallel_clean_writes"], ds["parallel_dirty_writes"]
+    one = ds.sel(flush_rounds=int(ds.attrs.get("flush_rounds", 2)))
+    one = one.stack(reading=("install", "grouping"))
+    labels = [C.reading_name(g, 0, i).replace("+flush0", "") for i, g in one["reading"].values]
+    one = one.drop_vars(["reading", "install", "grouping"]).assign_coords(reading=labels)
+    clean, dirty = one["parallel_clean_writes"], one["parallel_dirty_writes"]
     total = clean + dirty
     cols = {
-        "write time dyn/static": ds["write_time"].sel(scheme="dynamic")
-        / ds["write_time"].sel(scheme="static"),
+        "write time dyn/static": one["write_time"].sel(scheme="dynamic")
+        / one["write_time"].sel(scheme="static"),
         "parallel writes dyn/static": total.sel(scheme="dynamic") / total.sel(scheme="static"),
         "clean dyn-static": clean.sel(scheme="dynamic") - clean.sel(scheme="static"),
         "dirty dyn-static": dirty.sel(scheme="dynamic") - dirty.sel(scheme="static"),
     }
     frames = {k: v.reset_coords(drop=True).to_pandas() for k, v in cols.items()}
-    out = pd.concat(frames, axis=1)  # rows: trace; columns: (quantity, grouping)
+    out = pd.concat(frames, axis=1)  # rows: trace; columns: (quantity, grouping[+install])
     return out.round(4)
 
 
-def round_makeup_table(ds: xr.Dataset, grouping: str | None = None) -> pd.DataFrame:
+def round_makeup_table(ds: xr.Dataset, reading: str | None = None) -> pd.DataFrame:
     """Per trace and page scheme: dirty write rounds, the share holding one or two dirty
     writes, and the dirty rounds that also hold clean writes (Sec. IV.B.1 on trace B)."""
-    g = grouping or str(ds.attrs.get("grouping", C.READINGS.default))
+    g = reading or run_reading(ds)
     rows = {}
     for x in ds["trace"].values:
         for s in ("static", "dynamic"):
@@ -268,12 +286,12 @@ def paper_c_table() -> pd.Series:
     return pd.Series(C.paper_c_arithmetic(), name="parallel writes (paper)")
 
 
-def fig3_table(ds: xr.Dataset, grouping: str | None = None) -> pd.DataFrame:
+def fig3_table(ds: xr.Dataset, reading: str | None = None) -> pd.DataFrame:
     """Fig. 3's quantities and the evidence behind them, per trace: static + full / static
     clean, dirty and total time; static's dirty share of parallel writes (the rewriting the
     log absorbs); share of host page writes buffered; extra clean rounds per flush; merges
     and the refresh share of the merge time."""
-    d = at(ds, grouping)
+    d = at(ds, reading)
     st, sf = d.sel(scheme="static"), d.sel(scheme="static_full")
     st_total = st["parallel_clean_writes"] + st["parallel_dirty_writes"]
     merge = sf["merge_copy_time"] + sf["refresh_time"]
@@ -292,8 +310,8 @@ def fig3_table(ds: xr.Dataset, grouping: str | None = None) -> pd.DataFrame:
     return out.round(3)
 
 
-def wear_table(ds: xr.Dataset, grouping: str | None = None) -> pd.DataFrame:
-    d = at(ds, grouping)[["max_wear", "lifetime"]].reset_coords(drop=True)
+def wear_table(ds: xr.Dataset, reading: str | None = None) -> pd.DataFrame:
+    d = at(ds, reading)[["max_wear", "lifetime"]].reset_coords(drop=True)
     return d.to_dataframe().unstack("scheme").round(3)
 
 
