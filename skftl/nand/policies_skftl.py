@@ -8,25 +8,34 @@ page is furthest behind, so the blocks of a class advance row by row and success
 allocations share the page number.
 
 Placement of an update of a mapped LPN (host write or GC copy): the class of the old
-block's popcount, and within it the open block whose next page has the popcount closest
-to the old page's (ties: the block furthest behind). The mapping entry is the PPN
-``block * pages_per_block + page``, i.e. block bits followed by page bits, so equal
-block popcount and equal page popcount mean an update that changes no skyrmion count.
-The paper only asks for the same popcount of the block address and horizontal
-allocation; matching the page popcount among the ``H`` open blocks is our reading of
-"minimize the bit difference between the previously-stored PBA and the to-be-allocated
-PBA" (``H = 1`` gives the plain horizontal allocator). When the class has no free or open
-block left, the nearest class (by popcount distance, lower first) is used.
+block's popcount, and within it an open block chosen by the row rule ``rows``. The mapping
+entry is the PPN ``block * pages_per_block + page``, i.e. block bits followed by page bits,
+so equal block popcount and equal page popcount mean an update that changes no skyrmion
+count. The paper asks for the same popcount of the block address and for horizontal
+allocation "across blocks in the same bits-number-based block list", which "ensures the
+page number is identical"; it does not say across how many blocks.
 
-A first write (unmapped LPN) has no previous PBA; its entry holds no skyrmions. With
-``first_write="lowest"`` (default) it is treated as an old address of popcount 0: the
-lowest-popcount class with space and the open block with the lowest-popcount next page,
-which minimises the skyrmions to inject. ``first_write="largest"`` sends it to the class
-with the most free blocks on the chip instead (classes consumed in proportion to size).
+* ``rows="lockstep"``: the open block whose next page is furthest behind: the ``H`` open
+  blocks of a class advance row by row, so successive allocations share the page number
+  (the text's horizontal allocation; the larger ``H``, the longer a row lasts).
+* ``rows="match"``: among the ``H`` open blocks, the one whose next page has the popcount
+  closest to the old page's (ties: the block furthest behind): our reading of "minimize
+  the bit difference between the previously-stored PBA and the to-be-allocated PBA"
+  applied to the page bits too (not in the text).
+
+``H = 1`` makes both the plain one-block-per-class allocator. When the class has no free
+or open block left, the nearest class (by popcount distance, lower first) is used.
+
+A first write (unmapped LPN) has no previously-stored PBA, so the paper's objective sets
+no class. ``first_write="largest"`` sends it to the class with the most free blocks on
+the chip (classes are consumed in proportion to their size, so later updates find room
+in their own class). ``first_write="lowest"`` treats it as an old address of popcount 0
+(the lowest-popcount class with space, the lowest-popcount next page), which minimises
+the skyrmions a first write injects but fills the small low classes first.
 
 ``pstate`` layout: ``[0] = H``, ``[1] = n_classes``, ``[2] = first-write rule`` (0 lowest,
-1 largest), then ``n_chips * n_classes * H`` open block ids (``-1`` = none), indexed
-``3 + (chip * n_classes + class) * H + slot``.
+1 largest), ``[3] = row rule`` (0 match, 1 lockstep), then ``n_chips * n_classes * H``
+open block ids (``-1`` = none), indexed ``4 + (chip * n_classes + class) * H + slot``.
 """
 
 from __future__ import annotations
@@ -38,8 +47,10 @@ from skftl.nand.core import OPEN, P_NLISTS, P_NP, inline, pop_free
 PS_WIDTH = 0
 PS_CLASSES = 1
 PS_FIRST = 2
-PS_SLOTS = 3
+PS_ROWS = 3
+PS_SLOTS = 4
 FIRST_WRITE = {"lowest": 0, "largest": 1}
+ROWS = {"match": 0, "lockstep": 1}
 
 
 def block_bits(n_blocks: int) -> int:
@@ -48,10 +59,11 @@ def block_bits(n_blocks: int) -> int:
 
 
 def skftl_pstate(
-    n_chips: int, n_blocks: int, width: int, first_write: str = "lowest"
+    n_chips: int, n_blocks: int, width: int, first_write: str = "lowest", rows: str = "match"
 ) -> np.ndarray:
     """Initial policy state for a device of ``n_blocks`` blocks on ``n_chips`` chips with
-    ``width`` open blocks per (chip, popcount class)."""
+    ``width`` open blocks per (chip, popcount class), first-write rule ``first_write`` and
+    row rule ``rows``."""
     if width < 1:
         raise ValueError(f"sk-ftl allocator: width must be >= 1, got {width}")
     if first_write not in FIRST_WRITE:
@@ -59,11 +71,14 @@ def skftl_pstate(
             f"sk-ftl allocator: first_write must be one of {sorted(FIRST_WRITE)}, "
             f"got {first_write!r}"
         )
+    if rows not in ROWS:
+        raise ValueError(f"sk-ftl allocator: rows must be one of {sorted(ROWS)}, got {rows!r}")
     n_classes = block_bits(n_blocks) + 1
     ps = np.full(PS_SLOTS + n_chips * n_classes * width, -1, np.int64)
     ps[PS_WIDTH] = width
     ps[PS_CLASSES] = n_classes
     ps[PS_FIRST] = FIRST_WRITE[first_write]
+    ps[PS_ROWS] = ROWS[rows]
     return ps
 
 
@@ -83,27 +98,41 @@ def skftl_free_list(S, blk):
 
 
 @inline
+def _usable(S, b, np_):
+    """Block ``b`` (a slot's entry) is still open with a free page: a slot's block may have
+    been sealed (and even reclaimed by GC) since it was opened."""
+    return b >= 0 and S.blk_state[b] == OPEN and S.next_page[b] < np_
+
+
+@inline
 def _best_in_class(S, chip, cls, want_page_pop):
     """The open block of (chip, cls) to program next, opening free blocks of the class
-    into empty slots; -1 when the class has neither."""
+    into empty slots; -1 when the class has neither. Under lock-step rows empty slots are
+    refilled only once the whole row is done, so the open blocks start each row together."""
     width = S.pstate[PS_WIDTH]
     np_ = S.prm[P_NP]
     base = PS_SLOTS + (chip * S.pstate[PS_CLASSES] + cls) * width
+    lockstep = S.pstate[PS_ROWS] == 1
+    row_open = False
+    if lockstep:
+        for h in range(width):
+            if _usable(S, S.pstate[base + h], np_):
+                row_open = True
+                break
     best = -1
     best_score = 1 << 62
     for h in range(width):
         b = S.pstate[base + h]
-        # a slot's block may have been sealed (and even reclaimed by GC) since
-        if b >= 0 and (S.blk_state[b] != OPEN or S.next_page[b] >= np_):
-            b = -1
-        if b < 0:
+        if not _usable(S, b, np_):
+            if row_open:
+                continue
             b = pop_free(S, chip, cls, 0)
             S.pstate[base + h] = b
             if b < 0:
                 continue
         page = S.next_page[b]
         score = page
-        if want_page_pop >= 0:
+        if want_page_pop >= 0 and not lockstep:
             score += abs(popcount(page) - want_page_pop) * np_
         if score < best_score:
             best_score = score

@@ -21,12 +21,13 @@ def make_ftl(
     *,
     sk_allocator: bool,
     open_per_class: int = 2,
-    first_write: str = "lowest",
+    first_write: str = "largest",
+    rows: str = "lockstep",
 ) -> Ftl:
     """An FTL from ``nand``/``ftl`` config sections with the mapping-update log enabled;
     ``sk_allocator`` switches to SK-FTL's popcount-class free lists and horizontal
-    allocation over ``open_per_class`` open blocks per (chip, class); ``first_write``
-    places writes of unmapped pages (``skftl.nand.policies_skftl``)."""
+    allocation over ``open_per_class`` open blocks per (chip, class) under row rule
+    ``rows``; ``first_write`` places writes of unmapped pages (``skftl.nand.policies_skftl``)."""
     nand = resolve_nand(nand)
     geo = Geometry.from_config(nand)
     timing = Timing.from_config(nand)
@@ -34,7 +35,7 @@ def make_ftl(
     pstate = None
     if sk_allocator:
         cfg = replace(cfg, policy="sk-ftl", n_free_lists=block_bits(geo.n_blocks) + 1)
-        pstate = skftl_pstate(geo.n_chips, geo.n_blocks, open_per_class, first_write)
+        pstate = skftl_pstate(geo.n_chips, geo.n_blocks, open_per_class, first_write, rows)
     # room for a few of the largest GC bursts between drains
     capacity = max(LOG_CAPACITY, 4 * log_reserve(geo))
     return Ftl(geo, timing, cfg, log_capacity=capacity, pstate=pstate)
