@@ -28,6 +28,8 @@ dimensions, so every claim is scored under each.
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -121,8 +123,17 @@ PAPER_BLOCK_ENTRY_B = 3
 
 # --- inputs ----------------------------------------------------------------------------------
 def _at(ds: xr.Dataset, name: str, reading: str, letter: str, scheme: str) -> float:
-    """``name`` of one trace and scheme under the reading."""
-    return float(sel(var(ds, name), **reading_coords(reading), trace=letter, scheme=scheme))
+    """``name`` of one trace and scheme under the reading (positional indexing: the
+    registry reads thousands of cells, and ``xarray.sel`` costs milliseconds each)."""
+    da = var(ds, name)
+    where = {**reading_coords(reading), "trace": letter, "scheme": scheme}
+    idx = []
+    for dim in da.dims:
+        index = da.indexes[dim]
+        if dim not in where or where[dim] not in index:
+            raise MissingInput(f"{name}: {dim}={[where.get(dim)]} not in this run")
+        idx.append(index.get_loc(where[dim]))
+    return float(da.values[tuple(idx)])
 
 
 def _total(ds: xr.Dataset, reading: str, letter: str, scheme: str) -> float:
@@ -156,7 +167,10 @@ def _letters(ds: xr.Dataset) -> list[str]:
 
 
 def _label(ds: xr.Dataset, letter: str) -> str:
-    return str(sel(var(ds, "write_time"), trace=letter)["label"].item())
+    traces = var(ds, "write_time").indexes["trace"]
+    if letter not in traces:
+        raise MissingInput(f"write_time: trace={[letter]} not in this run")
+    return str(ds["label"].values[traces.get_loc(letter)])
 
 
 def _trace_kind(letter: str) -> Callable[[xr.Dataset], str]:
@@ -168,10 +182,15 @@ def _all_kind(ds: xr.Dataset) -> str:
 
 
 def _config(ds: xr.Dataset) -> dict:
-    cfg = (yaml.safe_load(ds.attrs.get("config", "") or "{}") or {}).get("bnvm")
+    cfg = _parse_config(ds.attrs.get("config", "") or "{}").get("bnvm")
     if not cfg:
         raise MissingInput("the dataset's attrs carry no bnvm config")
-    return cfg
+    return copy.deepcopy(cfg)
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_config(text: str) -> dict:
+    return yaml.safe_load(text) or {}
 
 
 def _device(key: str) -> Callable[[xr.Dataset, str], float]:
