@@ -25,6 +25,7 @@ def tiny_config() -> dict:
         "absent": {"candidates": [], "preset": None},  # left out, not an error
     }
     sec["synthetic_requests"] = 3000
+    sec["setups"] = {"warm_fraction": 0.5, "passes": 2}
     sec["sensitivity"] = {
         "workload": "desktop",
         "entry_bits": [24, 32],
@@ -33,6 +34,7 @@ def tiny_config() -> dict:
         "spare_factor": [0.1],
         "fill_fraction": [0.0, 0.5],
         "open_per_class": [1, 4],
+        "first_write": ["largest", "lowest"],
     }
     return cfg
 
@@ -45,8 +47,15 @@ def test_study_runs_on_a_tiny_config():
         assert "long_name" in var.attrs, name
         if var.dtype.kind in "fi":
             assert "units" in var.attrs, name
+    assert list(ds["setup"].values) == ["cold", "warm", "multi-pass"]
     lat = ds["op_latency"].sel(convention="paper")
     assert float(lat.sel(scheme="FTL", op="detect").sum()) == 0.0
+    # the warm table turns first writes into updates; multi-pass counts every pass
+    succ = ds["successive"].sel(scheme="PW FTL")
+    assert (succ.sel(setup="warm") > succ.sel(setup="cold")).all()
+    upd = ds["updates"].sel(scheme="PW FTL")
+    assert (upd.sel(setup="multi-pass") == 2 * upd.sel(setup="cold")).all()
+    assert int(ds["gc_copies"].sel(setup="warm").sum()) == 0
     # detect counts agree between PW FTL and SK-FTL only when GC copies agree
     assert (lat.sel(op="inject") > 0).all()
     # FTL and PW FTL share the NAND run: identical bit differences (Fig. 13)
@@ -63,8 +72,12 @@ def test_study_runs_on_a_tiny_config():
     # the paper's averages are computed on the one trace there is
     for claim in ("fig9.inject.sk_vs_pw.mean", "fig10.remove.sk_vs_pw.mean",
                   "fig13.bitdiff.sk_vs_pw.mean", "fig14.nand_read.difference"):  # fmt: skip
-        assert rows.loc[claim, "verdict"] not in ("not evaluated", "not modelled"), claim
-        assert rows.loc[claim, "workload_kind"] == "synthetic stand-in", claim
+        for setup in ("", ".warm", ".multipass"):
+            row = rows.loc[f"{claim}.synthetic{setup}"]
+            assert row["verdict"] not in ("not evaluated", "not modelled"), claim
+            assert row["workload_kind"] == "synthetic stand-in", claim
+            # no real trace in this run: the real mean says so
+            assert rows.loc[f"{claim}.real{setup}", "verdict"] == "not evaluated"
     # the tiny device is not the paper's 64 GB
     assert rows.loc["sec4a.capacity", "verdict"] == "missed"
     assert "config" in ds.attrs and "trace_sha256" in ds.attrs

@@ -7,7 +7,7 @@ State (structure of arrays):
   depends on the scheme: without buffering a trimmed entry keeps its old skyrmions (they
   are garbage, reused by the next permutation write of that entry); with active SK
   buffering they join the racetrack's pool and ``cnt`` is 0.
-* ``buf[track, 0]`` / ``buf[track, 1]`` (int64): skyrmions parked in the free entries of a
+* ``buf[track, 0]`` / ``buf[track, 1]`` (int32): skyrmions parked in the free entries of a
   racetrack, and the capacity of those entries (``W`` per free entry). Parked skyrmions
   are only counted per racetrack: which free segment holds them changes no count in our
   model, because a horizontal move within the racetrack rides on the entry's own

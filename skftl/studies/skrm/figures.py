@@ -1,4 +1,5 @@
-"""Figures and tables of the skrm study (used by notebooks/01_skrm.ipynb)."""
+"""Figures and tables of the skrm study (used by notebooks/01_skrm.ipynb). Every per-trace
+figure and table takes the set-up (``simulate.SETUPS``: cold, warm, multi-pass) it shows."""
 
 from __future__ import annotations
 
@@ -17,11 +18,23 @@ OP_TITLES = {
     "detect": "Fig. 11: detect latency",
     "shift": "Fig. 12: shift latency",
 }
+# what the convention coordinate means (a counting rule, not the paper's data)
+COUNTING = {"paper": "per-skyrmion counting", "skrmsim": "SK-RMSim counting"}
 SCHEME_COLORS = {"FTL": "0.55", "PW FTL": "C0", "SK-FTL": "C3"}
+ROW_STYLES = {"lockstep": "-", "match": "--"}
+
+
+def _at(ds: xr.Dataset, name: str, setup: str) -> xr.DataArray:
+    return ds[name].sel(setup=setup)
+
+
+def _setup_title(ds: xr.Dataset, setup: str) -> str:
+    return str(ds["setup_label"].sel(setup=setup).values)
 
 
 def _bars(ax: plt.Axes, values: pd.DataFrame, log: bool, zero_note: bool = True) -> None:
-    """Grouped bars: rows of ``values`` = traces on x, columns = schemes."""
+    """Grouped bars: rows of ``values`` = traces on x, columns = schemes. On a log axis the
+    lower limit sits below the smallest positive bar, so no bar is cropped."""
     n = values.shape[1]
     width = 0.8 / n
     x = np.arange(len(values))
@@ -43,59 +56,108 @@ def _bars(ax: plt.Axes, values: pd.DataFrame, log: bool, zero_note: bool = True)
     ax.set_xticks(x, values.index, rotation=25, ha="right")
     if log:
         ax.set_yscale("log")
+        pos_vals = values.to_numpy(float)
+        pos_vals = pos_vals[pos_vals > 0]
+        if len(pos_vals):
+            ax.set_ylim(bottom=pos_vals.min() / 3, top=pos_vals.max() * 3)
 
 
-def op_latency_figure(ds: xr.Dataset, op: str, convention: str = "paper") -> plt.Figure:
+def op_latency_figure(
+    ds: xr.Dataset, op: str, convention: str = "paper", setup: str = "cold"
+) -> plt.Figure:
     """One of Figs. 9-12: accumulated latency of ``op`` per trace and scheme, log scale."""
     fig, ax = plt.subplots(figsize=(6.5, 3.2))
-    v = ds["op_latency"].sel(convention=convention, op=op).to_pandas()
+    v = _at(ds, "op_latency", setup).sel(convention=convention, op=op).to_pandas()
     _bars(ax, v, log=True)
-    ax.set(ylabel="accumulated latency (ns, log)", title=f"{OP_TITLES[op]} ({convention})")
+    ax.set(
+        ylabel="accumulated latency (ns, log)",
+        title=f"{OP_TITLES[op]}, ours ({COUNTING[convention]})\n{_setup_title(ds, setup)}",
+    )
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return fig
 
 
-def bitdiff_figure(ds: xr.Dataset) -> plt.Figure:
+def bitdiff_figure(ds: xr.Dataset, setup: str = "cold") -> plt.Figure:
     """Fig. 13: accumulated 1-bit difference per trace and scheme."""
     fig, ax = plt.subplots(figsize=(6.5, 3.2))
-    _bars(ax, ds["bitdiff"].to_pandas(), log=True)
-    ax.set(ylabel="accumulated |Δ popcount| (bits, log)", title="Fig. 13: 1-bit difference")
+    _bars(ax, _at(ds, "bitdiff", setup).to_pandas(), log=True)
+    ax.set(
+        ylabel="accumulated |Δ popcount| (bits, log)",
+        title=f"Fig. 13: 1-bit difference, ours\n{_setup_title(ds, setup)}",
+    )
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return fig
 
 
-def nand_figure(ds: xr.Dataset) -> plt.Figure:
+def nand_figure(ds: xr.Dataset, setup: str = "cold") -> plt.Figure:
     """Fig. 14: mean NAND read and write response time per trace and scheme."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
     for ax, d in zip(axes, ("read", "write"), strict=True):
-        _bars(ax, ds[f"nand_{d}_latency"].to_pandas(), log=False, zero_note=False)
-        ax.set(ylabel=f"mean {d} latency (µs)", title=f"Fig. 14: NAND {d} latency")
+        _bars(ax, _at(ds, f"nand_{d}_latency", setup).to_pandas(), log=False, zero_note=False)
+        ax.set(ylabel=f"mean {d} latency (µs)", title=f"Fig. 14: NAND {d} latency, ours")
     axes[0].legend()
+    fig.suptitle(_setup_title(ds, setup))
     fig.tight_layout()
     return fig
 
 
-def change_table(ds: xr.Dataset, convention: str) -> pd.DataFrame:
+def _change(lat: xr.DataArray, a: str, b: str) -> xr.DataArray:
+    base = lat.sel(scheme=b)
+    return 100 * (lat.sel(scheme=a) - base) / base.where(base != 0)
+
+
+def change_table(ds: xr.Dataset, convention: str, setup: str = "cold") -> pd.DataFrame:
     """Per trace: change of each operation's accumulated latency, SK-FTL vs PW FTL and
     PW FTL vs FTL (%); ``mean`` is the mean of the per-trace changes (the claims' "on
-    average"), ``pooled`` the change of the latencies summed over traces."""
-    lat = ds["op_latency"].sel(convention=convention)
+    average" over all traces), ``pooled`` the change of the latencies summed over traces."""
+    lat = _at(ds, "op_latency", setup).sel(convention=convention)
     rows, pooled = {}, {}
+    tot = lat.sum("trace")
     for a, b in (("SK-FTL", "PW FTL"), ("PW FTL", "FTL")):
-        base = lat.sel(scheme=b)
-        ch = 100 * (lat.sel(scheme=a) - base) / base.where(base != 0)
-        tot = lat.sum("trace")
+        ch = _change(lat, a, b)
         for op in OPS:
             rows[f"{op}: {a} vs {b}"] = ch.sel(op=op).to_pandas()
-            tb = float(tot.sel(scheme=b, op=op))
-            pooled[f"{op}: {a} vs {b}"] = (
-                100 * (float(tot.sel(scheme=a, op=op)) - tb) / tb if tb else np.nan
-            )
+            pooled[f"{op}: {a} vs {b}"] = float(_change(tot.sel(op=op), a, b))
     t = pd.DataFrame(rows).T
     t["mean"] = t.mean(axis=1)
     t["pooled"] = pd.Series(pooled)
+    return t.round(2)
+
+
+def setup_table(ds: xr.Dataset) -> pd.DataFrame:
+    """The set-ups side by side (paper counting, default reading): per set-up and workload
+    kind, the mean per-trace change of SK-FTL against PW FTL in inject, remove and 1-bit
+    difference, the inject change on updates of mapped entries alone, the share of PW FTL's
+    entry writes that update a mapped entry, and the GC copies of all replays."""
+    synthetic = np.array(["(synthetic)" in str(t) for t in ds["trace"].values])
+    out = {}
+    for setup in ds["setup"].values:
+        lat = _at(ds, "op_latency", setup).sel(convention="paper")
+        bits = _at(ds, "bitdiff", setup)
+        first = _at(ds, "inject_first", setup)
+        over = _at(ds, "op_count", setup).sel(convention="paper", op="inject") - first
+        succ = _at(ds, "successive", setup).sel(scheme="PW FTL")
+        upd = _at(ds, "updates", setup).sel(scheme="PW FTL")
+        gc = int(_at(ds, "gc_copies", setup).sum())
+        for kind, mask in (("real", ~synthetic), ("synthetic", synthetic)):
+            if not mask.any():
+                continue
+
+            def mean(x: xr.DataArray, m: np.ndarray = mask) -> float:
+                return float(np.nanmean(x.values[m]))
+
+            out[(_setup_title(ds, setup), kind)] = {
+                "inject (%)": mean(_change(lat.sel(op="inject"), "SK-FTL", "PW FTL")),
+                "remove (%)": mean(_change(lat.sel(op="remove"), "SK-FTL", "PW FTL")),
+                "1-bit diff (%)": mean(_change(bits, "SK-FTL", "PW FTL")),
+                "inject, mapped entries (%)": mean(_change(over, "SK-FTL", "PW FTL")),
+                "PW updates of mapped entries (%)": mean(100 * succ / upd),
+                "GC copies (all traces)": gc,
+            }
+    t = pd.DataFrame(out).T
+    t.index.names = ["set-up", "traces"]
     return t.round(2)
 
 
@@ -129,35 +191,39 @@ def paper_latency_tables() -> pd.DataFrame:
     return pd.DataFrame(rows, index=["Table I (ns)", "Table II (ns)"]).T
 
 
-def bitdiff_table(ds: xr.Dataset) -> pd.DataFrame:
+def bitdiff_table(ds: xr.Dataset, setup: str = "cold") -> pd.DataFrame:
     """Fig. 13's data per trace and scheme: 1-bit difference (popcount change), Hamming
-    distance, updates of mapped entries and all entry writes."""
+    distance, updates of mapped entries and all entry writes; SK-FTL's 1-bit difference
+    under each row rule."""
     cols = ["bitdiff", "hamming", "successive", "updates"]
-    return pd.concat({c: ds[c].to_pandas() for c in cols}, axis=1)
+    t = pd.concat({c: _at(ds, c, setup).to_pandas() for c in cols}, axis=1)
+    rows = _at(ds, "rows_bitdiff", setup).to_pandas()
+    rows.columns = [f"SK-FTL, rows={c}" for c in rows.columns]
+    return pd.concat([t, pd.concat({"bitdiff by row rule": rows}, axis=1)], axis=1)
 
 
-def nand_table(ds: xr.Dataset) -> pd.DataFrame:
+def nand_table(ds: xr.Dataset, setup: str = "cold") -> pd.DataFrame:
     """Fig. 14's data: mean NAND read / write response time per trace and scheme (µs), and
     the GC page copies and erases of each allocator's run."""
     return pd.concat(
         {
-            "read (µs)": ds["nand_read_latency"].to_pandas(),
-            "write (µs)": ds["nand_write_latency"].to_pandas(),
-            "GC copies": ds["gc_copies"].to_pandas(),
-            "erases": ds["erases"].to_pandas(),
+            "read (µs)": _at(ds, "nand_read_latency", setup).to_pandas(),
+            "write (µs)": _at(ds, "nand_write_latency", setup).to_pandas(),
+            "GC copies": _at(ds, "gc_copies", setup).to_pandas(),
+            "erases": _at(ds, "erases", setup).to_pandas(),
         },
         axis=1,
     ).round(3)
 
 
-def conservation_table(ds: xr.Dataset) -> pd.DataFrame:
+def conservation_table(ds: xr.Dataset, setup: str = "cold") -> pd.DataFrame:
     """The evidence behind the inject miss, per trace (paper counting): PW FTL's injections
     and removals, its remove / inject ratio (about the most SK-FTL's reuse can save), the
     share of its injections that fill never-mapped entries, SK-FTL's inject change and that
     change on updates of mapped entries alone (%). The last row: the claims' summary."""
-    cnt = ds["op_count"].sel(convention="paper")
+    cnt = _at(ds, "op_count", setup).sel(convention="paper")
     pw, sk = cnt.sel(scheme="PW FTL"), cnt.sel(scheme="SK-FTL")
-    first = ds["inject_first"]
+    first = _at(ds, "inject_first", setup)
     inj = pw.sel(op="inject").astype(float)
     over_pw = inj - first.sel(scheme="PW FTL")
     over_sk = sk.sel(op="inject") - first.sel(scheme="SK-FTL")
@@ -173,7 +239,7 @@ def conservation_table(ds: xr.Dataset) -> pd.DataFrame:
         },
         index=ds["trace"].values,
     )
-    c = conservation(ds)
+    c = conservation(ds, setup)
     t.loc["mean (claims)"] = [
         np.nan,
         np.nan,
@@ -186,8 +252,8 @@ def conservation_table(ds: xr.Dataset) -> pd.DataFrame:
 
 
 def ablation_table(ds: xr.Dataset, costs: OpCosts) -> pd.DataFrame:
-    """Per variant, summed over traces: inject/remove latency, their change vs PW FTL, and
-    the 1-bit difference."""
+    """Per variant, summed over traces (cold set-up): inject/remove latency, their change vs
+    PW FTL, and the 1-bit difference."""
     cnt = ds["ablation_op_count"].sum("trace")
     out = pd.DataFrame(
         {
@@ -206,64 +272,115 @@ def ablation_table(ds: xr.Dataset, costs: OpCosts) -> pd.DataFrame:
     return out.round(2)
 
 
-def sensitivity_figure(ds: xr.Dataset) -> plt.Figure:
-    """Inject+remove latency (solid) and 1-bit difference (dashed, right axis) of each
-    scheme against each swept parameter."""
-    params = [
+def _swept(ds: xr.Dataset) -> list[str]:
+    return [
         v[len("sens_") : -len("_latency")]
         for v in ds.data_vars
-        if v.startswith("sens_") and v.endswith("_latency")
+        if v.startswith("sens_") and v.endswith("_latency") and "_rows_" not in v
     ]
+
+
+# what each sweep's panel plots: W sets the shifts of every write and nothing else, so its
+# panel shows shift latency (inject + remove do not depend on W by construction)
+PANEL_OPS = {"entry_bits": ("shift",)}
+
+
+def sensitivity_figure(ds: xr.Dataset) -> plt.Figure:
+    """One panel per swept parameter (cold set-up, sensitivity trace): each scheme's
+    accumulated inject + remove latency (the entry-width panel: shift latency, the only
+    count W changes). Then, for the open blocks per class H: SK-FTL's 1-bit difference
+    under each row rule beside PW FTL's, and what H costs (open blocks at the end, GC page
+    copies, SK-FTL's mean NAND write time)."""
+    params = _swept(ds)
+    extra = 2 if "sens_open_per_class_rows_bitdiff" in ds else 0
     ncol = 3
-    nrow = -(-len(params) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(10, 3.0 * nrow), squeeze=False)
+    nrow = -(-(len(params) + extra) // ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(11, 3.1 * nrow), squeeze=False)
     axes = axes.ravel()
-    for ax in axes[len(params) :]:
+    for ax in axes[len(params) + extra :]:
         ax.set_visible(False)
     for ax, p in zip(axes, params, strict=False):
+        ops = list(PANEL_OPS.get(p, ("inject", "remove")))
         lat = ds[f"sens_{p}_latency"]
-        x = ds[f"sens_{p}"].values
+        x = [str(v) for v in ds[f"sens_{p}"].values] if p == "first_write" else ds[f"sens_{p}"]
         for s in ds["scheme"].values:
-            y = lat.sel(scheme=s, op=["inject", "remove"]).sum("op")
+            y = lat.sel(scheme=s, op=ops).sum("op")
             ax.plot(x, y, "o-", color=SCHEME_COLORS.get(str(s)), label=str(s))
-        ax.set(xlabel=ds[f"sens_{p}"].attrs["long_name"], yscale="log")
+        ax.set(
+            xlabel=ds[f"sens_{p}"].attrs["long_name"],
+            ylabel=f"{' + '.join(ops)} latency (ns)",
+            yscale="log",
+        )
         if p in ("entries_per_track", "open_per_class"):
             ax.set_xscale("log", base=2)
-    for r in range(nrow):
-        axes[r * ncol].set_ylabel("inject + remove latency (ns)")
     axes[0].legend()
-    fig.suptitle(f"Sensitivity ({ds.attrs.get('sensitivity_trace', '')})")
+    if extra:
+        h = ds["sens_open_per_class"]
+        ax = axes[len(params)]
+        for rule in ds["rows"].values:
+            style = ROW_STYLES.get(str(rule), ":")
+            y = ds["sens_open_per_class_rows_bitdiff"].sel(rows=rule)
+            ax.plot(h, y, "o" + style, color="C3", label=f"SK-FTL, {rule} rows")
+        pw = ds["sens_open_per_class_bitdiff"].sel(scheme="PW FTL")
+        ax.plot(h, pw, "o-", color="C0", label="PW FTL")
+        ax.set(xlabel=h.attrs["long_name"], ylabel="1-bit difference (bits)", xscale="log")
+        ax.set_xscale("log", base=2)
+        ax.legend(fontsize=7)
+        ax = axes[len(params) + 1]
+        sk = {"allocator": "sk-aware"}
+        ax.plot(h, ds["sens_open_per_class_open_blocks"].sel(sk), "s-", label="open blocks")
+        ax.plot(h, ds["sens_open_per_class_gc_copies"].sel(sk), "^-", label="GC page copies")
+        ax.set(xlabel=h.attrs["long_name"], ylabel="blocks / pages")
+        ax.set_xscale("log", base=2)
+        tw = ax.twinx()
+        w = ds["sens_open_per_class_nand_write"].sel(scheme="SK-FTL")
+        tw.plot(h, w, "d--", color="C3", label="SK-FTL write (µs)")
+        tw.set_ylabel("mean NAND write (µs)")
+        ax.legend(loc="upper left", fontsize=7)
+        tw.legend(loc="lower right", fontsize=7)
+        ax.set_title("cost of H (SK-aware allocator)", fontsize=9)
+    fig.suptitle(f"Sensitivity, cold set-up ({ds.attrs.get('sensitivity_trace', '')})")
     fig.tight_layout()
     return fig
 
 
 def sensitivity_tables(ds: xr.Dataset) -> dict[str, pd.DataFrame]:
-    """Per swept parameter: inject + remove latency (ns) and 1-bit difference per scheme."""
+    """Per swept parameter: inject + remove latency (ns) and 1-bit difference per scheme;
+    for the NAND sweeps also SK-FTL's 1-bit difference per row rule, GC copies and open
+    blocks per allocator."""
     out = {}
-    for v in ds.data_vars:
-        if not (v.startswith("sens_") and v.endswith("_latency")):
-            continue
-        p = v[len("sens_") : -len("_latency")]
-        t = ds[v].sel(op=["inject", "remove"]).sum("op").to_pandas().round(0)
+    for p in _swept(ds):
+        t = ds[f"sens_{p}_latency"].sel(op=["inject", "remove"]).sum("op").to_pandas().round(0)
         t.columns = [f"{c} inj+rem (ns)" for c in t.columns]
+        parts = [t]
         b = ds[f"sens_{p}_bitdiff"].to_pandas()
         b.columns = [f"{c} 1-bit diff" for c in b.columns]
-        out[p] = pd.concat([t, b], axis=1)
+        parts.append(b)
+        for name, what in (
+            ("rows_bitdiff", "SK-FTL 1-bit diff, rows="),
+            ("gc_copies", "GC copies, "),
+            ("open_blocks", "open blocks, "),
+        ):
+            if f"sens_{p}_{name}" in ds:
+                x = ds[f"sens_{p}_{name}"].to_pandas()
+                x.columns = [f"{what}{c}" for c in x.columns]
+                parts.append(x)
+        out[p] = pd.concat(parts, axis=1)
     return out
 
 
-def energy_table(ds: xr.Dataset, costs: OpCosts) -> pd.DataFrame:
+def energy_table(ds: xr.Dataset, costs: OpCosts, setup: str = "cold") -> pd.DataFrame:
     """Accumulated SK-RM energy per scheme and operation over all traces (nJ), from the
     operation counts and the (assumed) per-operation energies in ``costs``."""
-    cnt = ds["op_count"].sel(convention="paper").sum("trace").to_pandas()
+    cnt = _at(ds, "op_count", setup).sel(convention="paper").sum("trace").to_pandas()
     e = cnt * pd.Series({op: getattr(costs, f"{op}_pj") for op in OPS}) / 1e3
     e["total"] = e.sum(axis=1)
     return e.round(1)
 
 
-def energy_figure(ds: xr.Dataset, costs: OpCosts) -> plt.Figure:
+def energy_figure(ds: xr.Dataset, costs: OpCosts, setup: str = "cold") -> plt.Figure:
     """Accumulated SK-RM energy per scheme, stacked by operation (assumed energies)."""
-    e = energy_table(ds, costs).drop(columns="total")
+    e = energy_table(ds, costs, setup).drop(columns="total")
     fig, ax = plt.subplots(figsize=(4.5, 3.2))
     bottom = np.zeros(len(e))
     for op in e.columns:
