@@ -136,7 +136,11 @@ class RefLpmt:
             return g % nb, ((g // nb) * A + w) // epr
         k = math.gcd(A, nb)
         wpb = A // k
-        return (g * k + w // wpb) % nb, (((g * k) // nb) * wpb + w % wpb) // epr
+        slot = (g * k) // nb  # the set's index in each of its banks
+        if pl.startswith("interleaved"):  # way w in bank (base + w) mod nb, base rotates
+            base = ((g * k) % nb + slot) % nb
+            return (base + w % k) % nb, (slot * wpb + w // k) // epr
+        return (g * k + w // wpb) % nb, (slot * wpb + w % wpb) // epr
 
     def bt_address(self, p: int) -> tuple[int, int]:
         ppb, nb = self.c.pages_per_block, self.nb
@@ -145,10 +149,21 @@ class RefLpmt:
 
     def way_order(self, g: int) -> list[int]:
         ways = list(range(self.A))
-        if self.c.placement != "dynamic":
+        pl = self.c.placement
+        inter = pl.startswith("interleaved")
+        k = math.gcd(self.A, self.nb)
+
+        def rank(w: int) -> int:  # the bank's place in the read order of a pass
+            if pl not in ("interleaved", "spread_dynamic"):
+                return w % k  # fixed order: the set's banks from its first one
+            return self.dram.recent.index(self.way_address(g, w)[0])
+
+        if inter:  # passes over the banks: one way of every bank, then the next
+            return sorted(ways, key=lambda w: (w // k, rank(w)))
+        if pl != "spread_dynamic":
             return ways
         # banks of the set, least recently read first; ways of one bank together
-        return sorted(ways, key=lambda w: (self.dram.recent.index(self.way_address(g, w)[0]), w))
+        return sorted(ways, key=lambda w: (rank(w), w))
 
     # -- chains
     def chain(self, first: int) -> list[int]:
@@ -189,8 +204,11 @@ class RefLpmt:
         while self.next[chain[-1]] >= 0:
             chain.append(self.next[chain[-1]])
         for g in chain:
-            for w in self.way_order(g):
-                lat += self.dram.read(*self.way_address(g, w))
+            for i, w in enumerate(self.way_order(g)):
+                bank, row = self.way_address(g, w)
+                if self.c.row_hits == "per_probe" and i > 0:
+                    self.dram.open[bank] = row  # one activation per set probe
+                lat += self.dram.read(bank, row)
                 reads += 1
                 if self.flags[g][w] & F_VALID and self.key[g][w] == key:
                     found = (g, w)

@@ -28,6 +28,19 @@ def test_folding_adds_r_bit_parts_and_drops_the_carry():
     assert h("folding_boundary", 0x12, 16) == (2 + 0b1000) % 16  # second part reversed
 
 
+def test_decimal_folding_adds_digit_groups_and_drops_the_carry():
+    """[29]'s worked example: 123456789 in 3-digit groups, 123 + 456 + 789 = 1368 -> 368
+    (a table of 1000 sets); groups count from the least significant digit."""
+    assert h("folding_decimal", 123456789, 1000) == 368
+    assert h("folding_decimal", 12345678, 1000) == (678 + 345 + 12) % 1000  # 35
+    # 2**17 sets: 5-digit groups (10**5 <= 131072 < 10**6), never an index >= 100000
+    assert (
+        h("folding_decimal", 98765432109876, 1 << 17) == (9876 + 54321 + 9876) % 10**5
+    )  # 98765432109876: 9876|54321|09876
+    keys = np.arange(0, 2_000_000, 7, dtype=np.uint64)
+    assert hash_keys("folding_decimal", keys, 1 << 17).max() < 100_000
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=20), st.integers(1, 2**20))
 def test_folding_matches_its_definition(keys, n_sets):

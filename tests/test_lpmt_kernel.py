@@ -11,10 +11,12 @@ from hypothesis import strategies as st
 from skftl.dram import DramTiming, Lpmt, LpmtConfig, case_labels, time_stream
 from skftl.dram import kernel as K
 from skftl.dram.hashes import hash_keys
+from skftl.dram.layout import PLACEMENTS as LAYOUT_PLACEMENTS
 from skftl.dram.timing import SC_REFRESHES, TP_RC
+from skftl.errors import ConfigError
 from tests.lpmt_reference import RefLpmt
 
-PLACEMENTS = ["single", "fixed", "dynamic", "set_per_bank"]
+PLACEMENTS = list(LAYOUT_PLACEMENTS)
 
 
 @st.composite
@@ -32,6 +34,7 @@ def scenarios(draw, paper_shape=False):
         n_banks=4 if paper_shape else draw(st.integers(1, 4)),
         early_exit=draw(st.booleans()),
         insert_on_read=draw(st.booleans()),
+        row_hits=draw(st.sampled_from(["per_bank", "per_probe"])),
         # 4 or 8 entries per row (8 or 16 with 8 ways in a bank): row changes
         row_bytes=draw(st.sampled_from([64, 128] if paper_shape else [32, 64])),
     )
@@ -67,7 +70,7 @@ def test_paper_shape_kernels_match_reference(sc):
     check_against_reference(*sc)
 
 
-@pytest.mark.parametrize("placement", ["single", "dynamic"])
+@pytest.mark.parametrize("placement", ["single", "interleaved", "spread_dynamic"])
 def test_strict_constant_timing_kernel_across_refreshes(placement):
     """The kernel with the datasheet's timing as constants, over enough operations for
     several refreshes (every 5,200 cycles), which the short random streams above
@@ -271,14 +274,15 @@ def test_dynamic_order_reads_least_recent_bank_first():
     least recently used, so the next set is read starting at bank 1."""
     t = Lpmt(
         LpmtConfig(n_sets=8, assoc=4, n_secondary=0, n_blocks=1, pages_per_block=8,
-                   placement="dynamic", n_banks=4, hash="division"),
+                   placement="spread_dynamic", n_banks=4, hash="division"),
         record=64,
     )  # fmt: skip
     t.lookup(0)  # set 0: banks 0,1,2,3 (initial order)
     t.lookup(1)  # set 1: 0,1,2,3 again (same recency order)
     assert t.record[0, :8].tolist() == [0, 1, 2, 3, 0, 1, 2, 3]
     fixed = Lpmt(LpmtConfig(n_sets=8, assoc=4, n_secondary=0, n_blocks=1, pages_per_block=8,
-                            placement="fixed", n_banks=4, hash="division"), record=64)  # fmt: skip
+                            placement="spread_fixed", n_banks=4, hash="division"),
+                 record=64)  # fmt: skip
     t.insert(9, 2)  # writes are untimed; set 1's lookup reads 0..3
     n = int(t.counters[K.CT_READS])
     t.run(np.array([K.OP_READ]), np.array([9]), np.array([1]))  # set 1 then 2 BT reads (bank 0)
@@ -287,3 +291,55 @@ def test_dynamic_order_reads_least_recent_bank_first():
     assert order == [1, 2, 3, 0]  # bank 0 was just used by the BT reads
     fixed.lookup(2)
     assert fixed.record[0, :4].tolist() == [0, 1, 2, 3]
+
+
+def _two_probes(placement: str, row_hits: str) -> tuple[Lpmt, int, int]:
+    """Lookups of absent keys 0 and 1 (sets 0 and 1, full 8-read probes) on 4 banks, one
+    set per row in each bank (2 entries per row), paper timing."""
+    cfg = LpmtConfig(n_sets=8, assoc=8, n_secondary=0, n_blocks=1, pages_per_block=8,
+                     placement=placement, n_banks=4, hash="division", row_bytes=16,
+                     row_hits=row_hits)  # fmt: skip
+    t = Lpmt(cfg, DramTiming(), record=64)
+    return t, t.lookup(0)[1], t.lookup(1)[1]
+
+
+def test_interleaved_layout_puts_way_w_in_bank_base_plus_w():
+    """Way w of set g in bank (g + w) mod 4, set g in row g of every bank (2 entries per
+    row); the fixed order reads ways 0..7, i.e. banks g, g+1, .., twice."""
+    t, *_ = _two_probes("interleaved_fixed", "per_bank")
+    assert t.record[0, :16].tolist() == [0, 1, 2, 3] * 2 + [1, 2, 3, 0] * 2
+    assert t.record[1, :16].tolist() == [0] * 8 + [1] * 8
+    # Fig. 7: set 1 read least recently read bank first: bank 0 (its way 3), then 1, 2, 3
+    t, *_ = _two_probes("interleaved", "per_bank")
+    assert t.record[0, 8:16].tolist() == [0, 1, 2, 3] * 2
+
+
+# Hand-worked with Fig. 6 and Table I (DL 4; b[t]=b[t-n] after a row change costs
+# 36 - (9 + 4n): 23, 19, 15, 11). Set 0 (first probe): 4 first reads of idle banks (no
+# repeat, 4 each) + 4 row hits = 32. Set 1:
+# * interleaved, per bank: banks 0,1,2,3 each last read 4 reads ago -> 4 x 11, then 4
+#   hits: 60;
+# * interleaved_fixed, per bank: banks 1,2,3 were read 3 reads ago -> 3 x 15; bank 0 7
+#   reads ago (outside the window) -> 4; 4 hits: 65;
+# * per probe: only the first read pays (11 resp. 15), 7 hits: 39 resp. 43;
+# * spread (2 consecutive ways per bank): each bank read 8 reads ago -> 4 x 4, 4 hits: 32.
+@pytest.mark.parametrize(
+    "placement, row_hits, want, cases",
+    [
+        ("interleaved", "per_bank", 60, [0, 0, 0, 4, 4, 8]),
+        ("interleaved", "per_probe", 39, [0, 0, 0, 1, 1, 14]),
+        ("interleaved_fixed", "per_bank", 65, [0, 0, 3, 0, 5, 8]),
+        ("interleaved_fixed", "per_probe", 43, [0, 0, 1, 0, 1, 14]),
+        ("spread_fixed", "per_bank", 32, [0, 0, 0, 0, 8, 8]),
+        ("spread_dynamic", "per_probe", 32, [0, 0, 0, 0, 2, 14]),
+    ],
+)
+def test_hand_worked_probe_sequence_fig6_costs(placement, row_hits, want, cases):
+    t, first, second = _two_probes(placement, row_hits)
+    assert (first, second) == (32, want)
+    assert t.dram.cases.tolist() == cases
+
+
+def test_bad_row_hit_accounting_names_the_key():
+    with pytest.raises(ConfigError, match="row_hits"):
+        Lpmt(LpmtConfig(row_hits="per_set"))

@@ -16,8 +16,10 @@ addresses are wider, so the key here is the full address (the table stores it wh
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from skftl.dram.kernel import OP_READ, OP_WRITE
@@ -49,6 +51,11 @@ class FileStream:
     def multi_page_fraction(self) -> float:
         return float((self.pages > 1).mean()) if len(self) else float("nan")
 
+    @property
+    def reaccess_share(self) -> float:
+        """Share of requests whose file an earlier request accessed."""
+        return 1.0 - self.n_files / len(self) if len(self) else float("nan")
+
     def pages_needed(self) -> int:
         """Physical pages the files can hold at once (each file at its largest request),
         plus one largest file of slack for an out-of-place rewrite."""
@@ -76,3 +83,30 @@ def file_stream(req: Requests, page_size: int = 4096, la_unit: int = 512) -> Fil
         ops=ops,
         pages=pages.astype(np.int64),
     )
+
+
+def with_reaccess(stream: FileStream, share: float, seed: int) -> FileStream:
+    """The stream with a further ``share`` of its requests (after the first) turned into
+    re-accesses: each such request takes the file of an earlier request drawn uniformly
+    (its operation and size stay). The stand-in traces re-access few files, so the
+    block-table path (multi-page files found again) is rarely taken; this shows how
+    the lookup latency depends on it. ``share`` 0 returns the stream unchanged."""
+    if not 0.0 <= share < 1.0:
+        raise ConfigError(f"re-access share must be in [0, 1), got {share}")
+    if share == 0.0 or len(stream) < 2:
+        return stream
+    rng = np.random.default_rng(seed)
+    keys = stream.keys.copy()
+    n = len(keys)
+    which = np.nonzero(rng.random(n - 1) < share)[0] + 1
+    src = (rng.random(which.size) * which).astype(np.int64)  # an earlier request, uniformly
+    _copy_keys(keys, which, src)
+    return dataclasses.replace(stream, keys=keys, label=f"{stream.label}, +{share:.0%} re-access")
+
+
+@numba.njit(cache=True)
+def _copy_keys(keys, which, src):
+    """keys[which[i]] = keys[src[i]] in stream order (a re-access of a re-access takes
+    the file the earlier request ended up with)."""
+    for i in range(which.shape[0]):
+        keys[which[i]] = keys[src[i]]

@@ -18,8 +18,12 @@ per-set arrays may be strided views of one record per set, see
 Semantics of one operation (key, home set, argument):
 
 * the lookup probes the chain from the home set: every way of every set read (or, with
-  ``early_exit``, up to the matching way), then, for a multi-page file, every BT entry
-  of its chain. These reads are the operation's latency;
+  ``early_exit``, up to the matching way, in the placement's read order), then, for a
+  multi-page file, every BT entry of its chain. These reads are the operation's
+  latency. Row hits are counted per bank (a bank's open row) or, with ``per_probe``
+  row-hit accounting, as one activation per set probe: the probe's first read meets
+  the bank as it is, its other reads find the set's row open (Table V's ~7/8 row hits
+  under every placement);
 * READ: a hit is done; a miss inserts the file (``arg`` pages) when ``insert_on_miss``;
 * WRITE: a miss inserts; a hit remaps the file out of place to ``arg`` fresh pages;
 * DELETE: invalidates the entry, frees its pages, and frees a secondary set that
@@ -42,6 +46,7 @@ import numpy as np
 
 from skftl.dram.layout import (
     LP_DYNAMIC,
+    LP_INTERLEAVED,
     LP_K,
     LP_WPB,
     bt_address,
@@ -53,6 +58,7 @@ from skftl.dram.layout import (
 from skftl.dram.prefetch import prefetch, prefetch2
 from skftl.dram.timing import (
     B_LAST_IDX,
+    B_OPEN,
     MODELS,
     S_COUNT,
     TP_LEN,
@@ -82,8 +88,8 @@ F_VALID, F_SINGLE = 1, 2
 BT_VALID, BT_FIRST, BT_LAST = 1, 2, 4
 
 # config vector
-C_PRIMARY, C_ASSOC, C_INSERT_ON_MISS, C_EARLY_EXIT = range(4)
-C_LEN = 4
+C_PRIMARY, C_ASSOC, C_INSERT_ON_MISS, C_EARLY_EXIT, C_PER_PROBE = range(5)
+C_LEN = 5
 
 # table scalars
 TS_FREE_SETS, TS_FREE_PAGES = range(2)
@@ -307,12 +313,15 @@ def _read_block_table(
         p = bt_next[p]
 
 
-# (assoc, chunks per set, ways per chunk) of the paper's table: 8 ways in one bank, or
-# 4 banks x 2 ways (fixed and dynamic placement); see kernel_for
-PAPER_SHAPES = ((8, 1, 8), (8, 4, 2))
+# (assoc, chunks per set, ways per chunk, interleaved) of the paper's table: 8 ways in
+# one bank, 4 banks x 2 consecutive ways (spread), 4 banks x 2 ways dealt out one per
+# bank (interleaved); see kernel_for
+PAPER_SHAPES = ((8, 1, 8, 0), (8, 4, 2, 0), (8, 4, 2, 1))
 
 
-def kernel_for(tp: np.ndarray, assoc: int, k: int, wpb: int) -> Callable[..., None]:
+def kernel_for(
+    tp: np.ndarray, assoc: int, k: int, wpb: int, interleaved: bool = False
+) -> Callable[..., None]:
     """The compiled kernel for a table with timing vector ``tp`` (DramTiming.params):
     for the paper's shapes (PAPER_SHAPES), one with the shape and the timing model as
     constants and, for the strict model with the datasheet's timing (the defaults),
@@ -320,32 +329,37 @@ def kernel_for(tp: np.ndarray, assoc: int, k: int, wpb: int) -> Callable[..., No
     ``max`` no longer wait for parameters spilled to the stack); else the generic
     kernel. Each variant costs 5-10 s of compilation on a cold cache (cached on
     disk), hence not one per shape or timing."""
-    if (assoc, k, wpb) not in PAPER_SHAPES:
+    shape = (assoc, k, wpb, int(interleaved))
+    if shape not in PAPER_SHAPES:
         return ops_kernel(None)
     model = int(tp[TP_MODEL])
     if model == MODELS["paper"]:
-        return ops_kernel((model, None, assoc, k, wpb))
+        return ops_kernel((model, None, *shape))
     if np.array_equal(tp, DramTiming(model="ddr4").params()):
-        return ops_kernel((model, tuple(int(v) for v in tp), assoc, k, wpb))
+        return ops_kernel((model, tuple(int(v) for v in tp), *shape))
     return ops_kernel(None)
 
 
 @functools.cache
 def ops_kernel(
-    spec: tuple[int, tuple[int, ...] | None, int, int, int] | None,
+    spec: tuple[int, tuple[int, ...] | None, int, int, int, int] | None,
 ) -> Callable[..., None]:
     """The kernel with ``spec`` = (timing model, timing vector or None, assoc, chunks
-    per set k, ways per chunk) as constants, or None for one that reads them from the
-    timing, config and layout vectors. As constants, the other model's code drops out
-    of the hot loop and the loops over a set's ways and chunks unroll: fewer branches,
-    fewer live values to spill."""
-    const_model, const_tp, const_assoc, const_k, const_wpb = spec or (-1, None, 0, 0, 0)
+    per set k, ways per chunk, interleaved) as constants, or None for one that reads
+    them from the timing, config and layout vectors. As constants, the other model's
+    code drops out of the hot loop and the loops over a set's ways and chunks unroll:
+    fewer branches, fewer live values to spill.
+
+    The closure captures plain numbers and tuples only: numba keys a cached closure on
+    the pickle of its captured values, and a captured dispatcher pickles differently in
+    every process, so a kernel that captured one was compiled anew on every run."""
+    const_model, const_tp, const_assoc, const_k, const_wpb, const_inter = spec or (
+        -1, None, 0, 0, 0, 0,
+    )  # fmt: skip
     const_timing = const_tp is not None
     const_tp = const_tp or (0,) * TP_LEN
-    # one model's reads only: numba then neither inlines nor types the other's code
-    run_reads = {MODELS["paper"]: paper_read_run, MODELS["ddr4"]: strict_read_run}.get(
-        const_model, read_run
-    )
+    paper_only = const_model == MODELS["paper"]
+    strict_only = const_model == MODELS["ddr4"]
 
     # No reference counting (``_nrt=False``): the hot loop passes arrays to inlined
     # helpers, and numba's refcount pruning leaves an atomic incref/decref pair per
@@ -364,11 +378,15 @@ def ops_kernel(
         lp = layout_tuple(lp_arr)
         if const_assoc:
             tp = const_tp if const_timing else params_tuple(tp_arr, const_model)
-            assoc, k, wpb = const_assoc, const_k, const_wpb
+            assoc, k, wpb, inter = const_assoc, const_k, const_wpb, const_inter != 0
         else:
             tp = params_tuple(tp_arr, tp_arr[TP_MODEL])
             assoc, k, wpb = cfg[C_ASSOC], lp[LP_K], lp[LP_WPB]
+            inter = lp[LP_INTERLEAVED] != 0
+        # a chunk's ways: one run of wpb reads (spread), or one read per pass (interleaved)
+        n_pass, m_run = (wpb, 1) if inter else (1, wpb)
         early = cfg[C_EARLY_EXIT] != 0
+        per_probe = cfg[C_PER_PROBE] != 0
         dynamic = lp[LP_DYNAMIC] != 0
         dst = load_state(sc)
         tally = 0
@@ -424,19 +442,39 @@ def ops_kernel(
                 if dynamic and base != sorted_base:
                     chunk_order(base, lp, banks, recency_col, order)
                     sorted_base = base if keep_order else -1
-                for jj in range(k):
-                    j = order[jj] if dynamic else jj
-                    bank = chunk_bank(base, j, lp)
-                    m = wpb  # the chunk's ways are consecutive reads of one row
-                    lo = j * wpb
-                    stop = early and lo <= hw < lo + wpb
+                stop = False
+                for p in range(n_pass):
+                    for jj in range(k):
+                        j = order[jj] if dynamic else jj
+                        bank = chunk_bank(base, j, lp)
+                        m = m_run  # a spread chunk's ways are consecutive reads of one row
+                        if inter:
+                            stop = early and hw == p * k + j
+                        else:
+                            lo = j * wpb
+                            stop = early and lo <= hw < lo + wpb
+                            if stop:
+                                m = hw - lo + 1
+                        if per_probe and (p > 0 or jj > 0):
+                            banks[bank, B_OPEN] = row  # the probe's activation opened it
+                        _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
+                        if paper_only:
+                            dlat, dst, tally = paper_read_run(
+                                bank, row, m, tp, banks, acts, cases, dst, tally
+                            )
+                        elif strict_only:
+                            dlat, dst, tally = strict_read_run(
+                                bank, row, m, tp, banks, acts, cases, dst, tally
+                            )
+                        else:
+                            dlat, dst, tally = read_run(
+                                bank, row, m, tp, banks, acts, cases, dst, tally
+                            )
+                        lat += dlat
+                        if stop:
+                            sorted_base = -1  # the reads after it were not made
+                            break
                     if stop:
-                        m = hw - lo + 1
-                    _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
-                    dlat, dst, tally = run_reads(bank, row, m, tp, banks, acts, cases, dst, tally)
-                    lat += dlat
-                    if stop:
-                        sorted_base = -1  # the chunks after it were not read
                         break
                 if hw >= 0:
                     fg, fw = g, hw

@@ -4,19 +4,32 @@ DRAM geometry: one x8 DDR4 device, a BL8 burst carries 8 bytes, which holds one
 42-bit LPMT entry (20-bit LA + 20-bit PA + valid + single, Table II) or one BT entry;
 one read = one entry. A row (page) of the MT40A512M8 is 1 KB = 128 entries.
 
-A *set* of ``assoc`` ways is cut into ``k`` chunks of ``wpb = assoc / k`` consecutive
-ways; chunk j goes to bank ``(base + j) mod n_banks`` with ``base = g * k mod n_banks``,
-all chunks of set g at the same offset in their bank, the ways of a chunk in
-consecutive columns of one row. The placements of the paper are:
+A *set* of ``assoc`` ways is cut into ``k`` chunks of ``wpb = assoc / k`` ways; chunk
+j goes to bank ``(base + j) mod n_banks``, all chunks of set g at the same offset in
+their bank, the ways of a chunk in consecutive columns of one row. Which ways form a
+chunk is the layout: *spread* puts consecutive ways together (chunk j = ways j*wpb ..
+j*wpb + wpb - 1, read chunk by chunk), *interleaved* deals the ways out one per bank
+(chunk j = ways j, j + k, j + 2k, ..., so way w is in bank ``(base + w) mod n_banks``
+with k = n_banks) and reads them in passes: one way from every bank of the set, then
+the next. The placements:
 
 * ``single``: one bank (``n_banks = 1``); a set is 8 consecutive entries of a row.
-* ``fixed``: a set spread over ``k = gcd(assoc, n_banks)`` banks (4 banks x 2 ways),
-  read bank by bank in the fixed order 0, 1, 2, 3 (Sec. 2.2: "we distribute each set
-  over the four banks").
-* ``dynamic``: the same spread, read in the order of Fig. 7: least recently accessed
-  bank first, most recently accessed last.
-* ``set_per_bank``: alternative reading of Table VI's text ("each set is mapped to one
-  of the four banks in turn"): ``k = 1``, set g entirely in bank ``g mod n_banks``.
+* ``set_per_bank``: the paper's "4 banks fixed order" as Table VI's text defines it
+  ("each set is mapped to one of the four banks in turn"): ``k = 1``, set g entirely
+  in bank ``g mod n_banks``.
+* ``interleaved``: the paper's dynamic scheme (Sec. 2.2: "we distribute each set over
+  the four banks"; Fig. 7: "the four banks are accessed in the order of
+  access_{t-3} .. access_t"): ways interleaved over ``k = gcd(assoc, n_banks)`` banks,
+  each pass reads the set's banks least recently read first. ``base`` rotates with the
+  set (set g starts in bank g mod 4), so consecutive lookups meet the banks in
+  different orders - which is what Fig. 7 reorders.
+* ``interleaved_fixed``: the same layout read way 0, 1, 2, ... (no Fig. 7): isolates
+  what the reordering itself gains.
+* ``spread_fixed`` / ``spread_dynamic``: a set spread over the 4 banks with 2
+  *consecutive* ways per bank, read bank by bank in order 0..3 / in Fig. 7's order
+  (this study's earlier reading). Every set then starts in bank 0 and a full probe
+  leaves the recency order 0, 1, 2, 3, so Fig. 7 changes nothing without block-table
+  reads in between: the two differ only there.
 
 Secondary sets follow the primary ones in the same mapping (global set id). Block
 tables follow the LPMT region: the BT of flash block B (``pages_per_block`` entries) is
@@ -33,12 +46,22 @@ import numpy as np
 
 from skftl.errors import ConfigError
 
-PLACEMENTS = ("single", "fixed", "dynamic", "set_per_bank")
+PLACEMENTS = (
+    "single",
+    "set_per_bank",
+    "interleaved",
+    "interleaved_fixed",
+    "spread_fixed",
+    "spread_dynamic",
+)
+DYNAMIC = ("interleaved", "spread_dynamic")  # read in Fig. 7's order
+INTERLEAVED = ("interleaved", "interleaved_fixed")
 
 # indices into the int64 layout vector
 LP_NB, LP_K, LP_WPB, LP_EPR, LP_DYNAMIC, LP_BT_ROW_BASE, LP_PPB = range(7)
 LP_NB_SHIFT, LP_EPR_SHIFT, LP_PPB_SHIFT = range(7, 10)  # log2 of a power of two, else -1
-LP_LEN = 10
+LP_INTERLEAVED = 10
+LP_LEN = 11
 
 
 def _log2_or_minus1(n: int) -> int:
@@ -55,6 +78,7 @@ class Layout:
     dynamic: bool
     bt_row_base: int
     pages_per_block: int
+    interleaved: bool = False
 
     @classmethod
     def build(
@@ -81,7 +105,8 @@ class Layout:
             raise ConfigError(f"{wpb} ways per bank do not tile a row of {epr} entries")
         sets_per_bank = -(-n_sets_total * k // nb)
         bt_row_base = -(-sets_per_bank * wpb // epr)
-        return cls(placement, nb, k, wpb, epr, placement == "dynamic", bt_row_base, pages_per_block)
+        return cls(placement, nb, k, wpb, epr, placement in DYNAMIC, bt_row_base,
+                   pages_per_block, placement in INTERLEAVED)  # fmt: skip
 
     def params(self) -> np.ndarray:
         lp = np.zeros(LP_LEN, dtype=np.int64)
@@ -91,13 +116,14 @@ class Layout:
         lp[LP_NB_SHIFT] = _log2_or_minus1(self.n_banks)
         lp[LP_EPR_SHIFT] = _log2_or_minus1(self.entries_per_row)
         lp[LP_PPB_SHIFT] = _log2_or_minus1(self.pages_per_block)
+        lp[LP_INTERLEAVED] = int(self.interleaved)
         return lp
 
 
 @numba.njit(cache=True, inline="always")
 def layout_tuple(a):
     """The layout vector as a tuple (see timing.params_tuple)."""
-    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9])
+    return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10])
 
 
 @numba.njit(cache=True, inline="always")
@@ -111,9 +137,13 @@ def _divmod(x, d, shift):
 @numba.njit(cache=True, inline="always")
 def set_address(g, lp):
     """(bank of chunk 0, row) of set g; chunk j is in bank ``chunk_bank(base, j, lp)``,
-    same row (all chunks of a set sit at the same offset in their banks)."""
+    same row (all chunks of a set sit at the same offset in their banks). Interleaved:
+    the sets of one slot are rotated by the slot, so set g starts in bank g mod n_banks
+    when a set spans every bank (a cyclic shift keeps the slot's sets apart)."""
     k = lp[LP_K]
     slot, base = _divmod(g * k, lp[LP_NB], lp[LP_NB_SHIFT])  # slot: the set's index in a bank
+    if lp[LP_INTERLEAVED] != 0:
+        base = _divmod(base + slot, lp[LP_NB], lp[LP_NB_SHIFT])[1]
     return base, _divmod(slot * lp[LP_WPB], lp[LP_EPR], lp[LP_EPR_SHIFT])[0]
 
 

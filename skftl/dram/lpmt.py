@@ -22,6 +22,8 @@ from skftl.dram.layout import Layout
 from skftl.dram.timing import DramState, DramTiming, recency_col
 from skftl.errors import ConfigError
 
+ROW_HITS = ("per_bank", "per_probe")  # row-hit accountings (kernel module docstring)
+
 
 @dataclass(frozen=True)
 class LpmtConfig:
@@ -33,9 +35,13 @@ class LpmtConfig:
     n_blocks: int = 1 << 12  # flash blocks, one block table each (PA = 12 + 8 bits)
     pages_per_block: int = 1 << 8
     hash: str = "folding"
-    placement: str = "dynamic"
+    placement: str = "interleaved"  # skftl.dram.layout.PLACEMENTS
     n_banks: int = 4
-    early_exit: bool = False  # stop reading a set at the matching way
+    # stop reading a set at the matching way. With Fig. 7's order this can read *more*
+    # ways than the plain order: inserts fill way 0 first, and way 0 sits in the bank
+    # the reordering may put last
+    early_exit: bool = False
+    row_hits: str = "per_bank"  # per_bank (each bank's open row) | per_probe (one ACT per set)
     insert_on_read: bool = True  # a read of an unknown LA maps the file
     row_bytes: int = 1024  # MT40A512M8 page size
     entry_bytes: int = 8  # one BL8 burst of an x8 device holds one 42-bit entry
@@ -69,6 +75,8 @@ class LpmtConfig:
         )
 
     def validate(self) -> None:
+        if self.row_hits not in ROW_HITS:
+            raise ConfigError(f"lpmt row_hits must be one of {ROW_HITS}, got {self.row_hits!r}")
         for name in ("n_sets", "assoc", "n_blocks", "pages_per_block", "n_banks"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"lpmt {name} must be >= 1, got {getattr(self, name)}")
@@ -149,13 +157,17 @@ class Lpmt:
         self.counters = np.zeros(K.CT_LEN, dtype=np.int64)
         self.record = np.zeros((2, record), dtype=np.int64)
         self.cfg = np.array(
-            [P, A, int(config.insert_on_read), int(config.early_exit)], dtype=np.int64
-        )
+            [P, A, int(config.insert_on_read), int(config.early_exit),
+             int(config.row_hits == "per_probe")],
+            dtype=np.int64,
+        )  # fmt: skip
         self._tp = self.timing.params()
         self._lp = self.layout.params()
         self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch
         lay = self.layout
-        self._kernel = K.kernel_for(self._tp, A, lay.banks_per_set, lay.ways_per_bank)
+        self._kernel = K.kernel_for(
+            self._tp, A, lay.banks_per_set, lay.ways_per_bank, lay.interleaved
+        )
 
     # ------------------------------------------------------------------ operations
     def homes(self, keys: np.ndarray) -> np.ndarray:

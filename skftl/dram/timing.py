@@ -161,7 +161,8 @@ class DramState:
         self.banks[:, B_LAST_ACT] = NEVER
         self.banks[:, B_READY] = 0
         self.banks[:, B_RECENCY] = -np.arange(n_banks, 0, -1)  # ties: lower bank is older
-        self.banks[:, B_LAST_IDX] = NEVER  # ties: chunk order, i.e. lower bank is older
+        # long ago, the lower bank older (Fig. 7's initial order, whatever bank a set starts in)
+        self.banks[:, B_LAST_IDX] = NEVER + np.arange(n_banks)
         self.acts = np.full(4, NEVER, dtype=np.int64)
         self.sc = np.zeros(SC_LEN, dtype=np.int64)
         self.sc[SC_PREV_RD] = NEVER

@@ -16,6 +16,11 @@ from skftl.studies.lpmt.simulate import case_shares, improvement
 PAPER_PLACEMENTS = ("single", "fixed", "dynamic")
 
 
+def ours_of(reading: str = C.READINGS.default) -> dict[str, str]:
+    """The paper's three placements -> ours under a reading."""
+    return {pl: C.placement_of(pl, reading) for pl in PAPER_PLACEMENTS}
+
+
 # ------------------------------------------------------------------ labels
 def workloads(ds: xr.Dataset) -> list[str]:
     return [str(w) for w in ds["workload"].values]
@@ -185,17 +190,18 @@ def progress_figure(ds: xr.Dataset, model: str = "paper") -> plt.Figure:
     return fig
 
 
-def progress_trend_table(ds: xr.Dataset, model: str = "paper") -> pd.DataFrame:
-    """Fig. 8's two statements per workload: latency slope (ns per tenth, mean of the
-    paper's placements present) and the dynamic order's improvement slope (pp per tenth)."""
-    prog = ds["latency_progress"].sel(model=model)
+def progress_trend_table(ds: xr.Dataset, reading: str = C.READINGS.default) -> pd.DataFrame:
+    """Fig. 8's two statements per workload under a reading: latency slope (ns per tenth,
+    mean of the paper's three placements) and the dynamic order's improvement slope (pp
+    per tenth)."""
+    prog = ds["latency_progress"].sel(model=C.model_of(reading))
     x = prog["progress"].values.astype(float)
-    pls = [p for p in PAPER_PLACEMENTS if p in prog["placement"].values]
+    ours = ours_of(reading)
     rows = {}
     for w in workloads(ds):
-        mean = prog.sel(workload=w, placement=pls).mean("placement").values
+        mean = prog.sel(workload=w, placement=list(ours.values())).mean("placement").values
         single = prog.sel(workload=w, placement="single").values
-        imp = 100 * (single - prog.sel(workload=w, placement="dynamic").values) / single
+        imp = 100 * (single - prog.sel(workload=w, placement=ours["dynamic"]).values) / single
         rows[w] = {
             "first_tenth_ns": mean[0],
             "last_tenth_ns": mean[-1],
@@ -279,3 +285,131 @@ def sensitivity_figure(ds: xr.Dataset) -> plt.Figure:
     fig.suptitle(f"sensitivity (mean over {mix(ds)})")
     fig.tight_layout()
     return fig
+
+
+# ------------------------------------------------------------------ the paper's consistency
+def _cycles_per_read(shares: dict[str, float]) -> float:
+    """Fig. 6's cycles per read weighted by a Table V row (shares normalised to 100 %)."""
+    cyc = {cid: c for cid, _, c in C.CASES}
+    return sum(v * cyc[k] for k, v in shares.items()) / sum(shares.values())
+
+
+def paper_consistency() -> pd.DataFrame:
+    """Table V's class shares weighted by Fig. 6's latencies (Table V's own latency row),
+    against Table VI: the improvement over one bank each row implies, against the
+    single-bank row as printed and against a single bank that obeys Fig. 6 (with one bank
+    every row change is b[t] = b[t-1], so its 4.84 % "no repeat" reads cost 23 cycles,
+    and its row sums to 98.01 %: the rest is taken as row hits)."""
+    rows = {pl: dict(zip([cid for cid, _, _ in C.CASES], v, strict=True))
+            for pl, v in C.TABLE_V.items()}  # fmt: skip
+    single = rows["single"]
+    obeying = dict(single)
+    obeying["b1"] += obeying.pop("other_bank")
+    obeying["row_hit"] += 100.0 - sum(single.values())
+    base = {"as printed": _cycles_per_read(single), "obeying Fig. 6": _cycles_per_read(obeying)}
+    out = {}
+    for pl in ("fixed", "dynamic"):
+        cpr = _cycles_per_read(rows[pl])
+        out[C.PLACEMENT_NAME[pl]] = {
+            "Table V row sums to (%)": sum(rows[pl].values()),
+            "cycles per read (Fig. 6 x Table V)": cpr,
+            "implied improvement vs single as printed (%)": 100 * (1 - cpr / base["as printed"]),
+            "implied improvement vs single obeying Fig. 6 (%)": 100
+            * (1 - cpr / base["obeying Fig. 6"]),
+            "Table VI improvement (%)": C.TABLE_VI_IMPROVEMENT[pl],
+        }
+    out["one bank (Table V row)"] = {
+        "Table V row sums to (%)": sum(single.values()),
+        "cycles per read (Fig. 6 x Table V)": base["as printed"],
+    }
+    out["one bank obeying Fig. 6"] = {
+        "Table V row sums to (%)": sum(obeying.values()),
+        "cycles per read (Fig. 6 x Table V)": base["obeying Fig. 6"],
+    }
+    return pd.DataFrame(out).T.round(2)
+
+
+def paper_clock_check(tck_ns: float = 1.5, reads: int = 8) -> pd.DataFrame:
+    """Table VI's single-bank latencies against the clock: a single-bank probe of
+    ``reads`` ways that changes row costs Fig. 6's b[t] = b[t-1] read plus ``reads - 1``
+    row hits; the lowest latency a lookup can have then, and the clock period or the
+    probe length each printed latency implies."""
+    t = C.TABLE_I
+    first = t["rtp"] + t["rp"] + t["rcd"] + t["cl"] + t["dl"] - (t["cl"] + t["dl"])
+    probe = first + (reads - 1) * t["dl"]
+    rows = {}
+    for w, v in C.TABLE_VI.items():
+        cycles = v["single"] / tck_ns
+        rows[w] = {
+            "single bank (ns)": v["single"],
+            f"cycles at tCK {tck_ns} ns": cycles,
+            f"min. {reads}-read probe (ns)": probe * tck_ns,
+            "implied tCK for that probe (ns)": v["single"] / probe,
+            "implied reads per lookup at tCK": 1 + (cycles - first) / t["dl"],
+        }
+    return pd.DataFrame(rows).T.round(2)
+
+
+# ------------------------------------------------------------------ explanations
+def strict_ablation_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Strict DDR4 latency (ns, mean over workloads) with its extra constraints switched
+    off one at a time, beside the paper rule: which constraint makes it slower."""
+    t = ds["strict_ablation"].mean("workload").to_pandas()
+    paper = ds["latency"].sel(model="paper").mean("workload").to_pandas()
+    t["paper rule"] = paper.reindex(t.index)
+    return t.round(2)
+
+
+def early_exit_table(ds: xr.Dataset) -> pd.DataFrame:
+    """DRAM reads per lookup, all workloads: as run and with early exit switched."""
+    req = ds["requests"]
+
+    def mean(da: xr.DataArray) -> pd.Series:
+        return ((da * req).sum("workload") / req.sum()).to_pandas()
+
+    ee = "on" if not yaml_flag(ds, "early_exit") else "off"
+    return pd.DataFrame(
+        {
+            "as run": mean(ds["reads_per_lookup"].sel(model="paper")),
+            f"early exit {ee}": mean(ds["early_exit_reads"]),
+        }
+    ).round(3)
+
+
+def yaml_flag(ds: xr.Dataset, key: str) -> bool:
+    return bool(C._config(ds).get(key, False))
+
+
+def reaccess_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Lookup latency (ns) and improvement over one bank (%) against the share of
+    requests that re-access an earlier file (mean over workloads; paper rule)."""
+    lat = ds["reaccess_latency"].mean("workload").to_pandas().T
+    out = lat.copy()
+    if "single" in lat:
+        for pl in lat.columns.drop("single"):
+            out[f"{pl} improvement (%)"] = 100 * (lat["single"] - lat[pl]) / lat["single"]
+    out.insert(0, "re-access share (%)", ds["reaccess_share"].mean("workload").to_pandas())
+    return out.round(2)
+
+
+def reaccess_figure(ds: xr.Dataset) -> plt.Figure:
+    t = reaccess_table(ds)
+    fig, ax = plt.subplots(figsize=(5.5, 3))
+    for pl in ds["splacement"].values:
+        ax.plot(t["re-access share (%)"], t[str(pl)], marker="o", label=str(pl))
+    ax.set_xlabel("requests re-accessing an earlier file (%)")
+    ax.set_ylabel("average lookup latency (ns)")
+    ax.set_title(f"re-access sensitivity (paper rule; mean over {mix(ds)})", fontsize=8)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def folding_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Table IV's folding column: the paper's, binary folding and decimal folding."""
+    occ = ds["set_occupancy"]
+    cols = {"paper (folding)": pd.Series({w: r["folding"] for w, r in C.TABLE_IV.items()})}
+    for h in ("folding", "folding_decimal"):
+        if h in occ["hash"].values:
+            cols[f"ours, {h}"] = occ.sel(hash=h).to_pandas()
+    return pd.DataFrame(cols).reindex(workloads(ds)).round(2)

@@ -16,7 +16,18 @@ Readings of what the paper leaves open (also in the notebook):
   next power of two of entries >= the most files of any workload, 8 ways per set),
   which gives the paper's 2**17 x 8 for Financial1's 700,873 files;
 * a set probe reads all its ways (one DRAM burst each) - the row-hit share of ~7/8 in
-  the paper's Table V fits this; ``early_exit`` is the alternative;
+  the paper's Table V fits this; ``early_exit`` is the alternative (with Fig. 7's order
+  it can read *more* ways: inserts fill way 0 first, and the reordering may read way
+  0's bank last; ``early_exit_reads`` measures it);
+* row hits: each bank keeps its open row (Fig. 6 compares a read's row with the last
+  row of *its bank*), or "per probe": one activation per set probe, the probe's other
+  reads row hits (what Table V's ~87 % row hits under every placement fit). Both are
+  run with the paper rule, as the "timing models" ``paper`` and ``paper_per_probe``;
+* the strict DDR4 model's penalty over the paper rule is taken apart by switching its
+  extra constraints off one at a time (``strict_ablation``);
+* reuse: the stand-in traces re-access few files, so the block-table path is rarely
+  taken; ``reaccess_latency`` shows the lookup latency against the share of requests
+  that re-access an earlier file (:func:`skftl.dram.files.with_reaccess`);
 * "occupancy" (Table IV) is the share of primary sets holding at least one entry - the
   only reading that can exceed 67 % with 700,873 files in 2**20 entries; the share of
   primary entries used and the share of files stored in the primary table are kept too;
@@ -38,7 +49,7 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
-from skftl.dram.files import FileStream, file_stream
+from skftl.dram.files import FileStream, file_stream, with_reaccess
 from skftl.dram.hashes import hash_keys
 from skftl.dram.lpmt import Lpmt, LpmtConfig
 from skftl.dram.timing import DramTiming, case_labels, time_stream
@@ -46,12 +57,20 @@ from skftl.errors import ConfigError
 from skftl.io import write_csv
 from skftl.pipeline import workload_for
 
-MODELS = ("paper", "ddr4")
+# timing model and row-hit accounting of each run (the dataset's `model` coordinate)
+MODELS = ("paper", "paper_per_probe", "ddr4")
+ROW_HITS = {"paper": "per_bank", "paper_per_probe": "per_probe", "ddr4": "per_bank"}
+# the strict model with its extra constraints switched off one at a time (finding: which of
+# them makes it slower than Fig. 6's rule); DramTiming overrides, ns at the configured clock
+ABLATIONS = ("strict", "no_refresh", "tccd_l_as_s", "no_tras", "no_refresh_tccd_l_as_s")
 
 # `simulate` (one run) stays out: the package's star import would shadow its submodule
 __all__ = [
+    "ABLATIONS",
     "MODELS",
+    "ROW_HITS",
     "RunResult",
+    "ablated",
     "case_cycles",
     "case_shares",
     "improvement",
@@ -73,11 +92,27 @@ def _section(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def timings(sec: dict[str, Any]) -> dict[str, DramTiming]:
-    """The paper-rule timing and the strict DDR4 timing (same clock and Table I)."""
+    """The timing of every entry of MODELS: the paper rule (both row-hit accountings) and
+    the strict DDR4 model (same clock and Table I)."""
     base = dict(sec.get("timing", {}))
     strict = base | dict(sec.get("strict", {})) | {"model": "ddr4"}
-    return {"paper": DramTiming.from_config(base | {"model": "paper"}),
-            "ddr4": DramTiming.from_config(strict)}  # fmt: skip
+    paper = DramTiming.from_config(base | {"model": "paper"})
+    return {"paper": paper, "paper_per_probe": paper, "ddr4": DramTiming.from_config(strict)}
+
+
+def ablated(strict: DramTiming, name: str) -> DramTiming:
+    """The strict timing with the constraints ``name`` (one of ABLATIONS) switched off:
+    refresh, tCCD_L (back-to-back reads in one bank group wait tCCD_S only), tRAS."""
+    if name not in ABLATIONS:
+        raise ConfigError(f"unknown strict-model ablation {name!r}; known: {ABLATIONS}")
+    t = strict
+    if "no_refresh" in name:
+        t = dataclasses.replace(t, refresh=False)
+    if "tccd_l_as_s" in name:
+        t = dataclasses.replace(t, tccd_l_ns=t.ccd * t.tck_ns)
+    if "no_tras" in name:
+        t = dataclasses.replace(t, tras_ns=0.0)
+    return t
 
 
 def load_streams(cfg: dict[str, Any], progress: bool = False) -> dict[str, FileStream]:
@@ -196,7 +231,12 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     hashes = list(sec["hashes"])
     placements = list(sec["placements"])
     sens = sec.get("sensitivity", {}) or {}
-    s_pl = list(sens.get("placements", ["single", "fixed", "dynamic"]))
+    s_pl = list(sens.get("placements", ["single", "set_per_bank", "interleaved"]))
+    s_reacc = [float(x) for x in sens.get("reaccess", [])]
+    for x in s_reacc:
+        if not 0.0 <= x < 1.0:
+            raise ConfigError(f"lpmt sensitivity.reaccess values must be in [0, 1), got {x}")
+    seed = int(cfg.get("seed", 0) or 0)
     s_assoc = [int(a) for a in sens.get("assoc", [])]
     s_load = [float(x) for x in sens.get("load_factor", [])]
     s_banks = [int(b) for b in sens.get("n_banks", [])]
@@ -224,8 +264,12 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     )
     l_occ, l_sec = nan(W, len(s_load)), nan(W, len(s_load))
     g_lat = nan(W, SP, len(s_groups))
+    abl_lat = nan(W, SP, len(ABLATIONS))
+    ee_rpl = nan(W, P)
+    r_lat, r_share = nan(W, SP, len(s_reacc)), nan(W, len(s_reacc))
 
-    n_runs = W * (H * SP + P * M + SP * (len(s_assoc) + len(s_load) + len(s_banks) + len(s_groups)))
+    n_sens = len(s_assoc) + len(s_load) + len(s_banks) + len(s_groups) + len(ABLATIONS)
+    n_runs = W * (H * SP + P * M + P + SP * (n_sens + len(s_reacc)))
     bar = tqdm(total=n_runs, desc="lpmt runs", disable=not progress)
 
     def sim(stream: FileStream, c: LpmtConfig, t: DramTiming, homes=None) -> RunResult:
@@ -248,12 +292,15 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         homes = hash_keys(base.hash, st.keys, base.n_sets)
         for pi, pl in enumerate(placements):
             for mi, m in enumerate(MODELS):
-                r = sim(st, dataclasses.replace(base, placement=pl), tms[m], homes)
+                c = dataclasses.replace(base, placement=pl, row_hits=ROW_HITS[m])
+                r = sim(st, c, tms[m], homes)
                 lat[wi, pi, mi], rpl[wi, pi, mi] = r.mean_ns, r.reads_per_lookup
                 cases[wi, pi, mi], by_bin[wi, pi, mi] = r.cases, r.by_bin_ns
                 failed[wi, pi, mi] = r.failed
                 if m == "ddr4":
                     refreshes[wi, pi] = r.refreshes
+            c = dataclasses.replace(base, placement=pl, early_exit=not base.early_exit)
+            ee_rpl[wi, pi] = sim(st, c, tms["paper"], homes).reads_per_lookup
         # sensitivity (paper timing rule unless stated)
         entries = base.n_sets * base.assoc
         for ai, a in enumerate(s_assoc):
@@ -280,6 +327,18 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                 g_lat[wi, pi, gi] = sim(
                     st, dataclasses.replace(base, placement=pl), t, homes
                 ).mean_ns
+        for ai, name in enumerate(ABLATIONS):
+            t = ablated(tms["ddr4"], name)
+            for pi, pl in enumerate(s_pl):
+                c = dataclasses.replace(base, placement=pl)
+                abl_lat[wi, pi, ai] = sim(st, c, t, homes).mean_ns
+        for ri, share in enumerate(s_reacc):
+            rst = with_reaccess(st, share, seed + wi)
+            r_share[wi, ri] = 100.0 * rst.reaccess_share
+            r_homes = hash_keys(base.hash, rst.keys, base.n_sets)
+            for pi, pl in enumerate(s_pl):
+                c = dataclasses.replace(base, placement=pl)
+                r_lat[wi, pi, ri] = sim(rst, c, tms["paper"], r_homes).mean_ns
     bar.close()
 
     def var(dims: tuple[str, ...], data: np.ndarray, units: str, long_name: str) -> xr.Variable:
@@ -331,6 +390,14 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         "banks_latency": var((*spl, "n_banks"), b_lat, "ns", "average lookup latency vs banks"),
         "bank_groups_latency": var((*spl, "bank_groups"), g_lat, "ns",
                                    "average lookup latency, strict DDR4, vs bank groups"),
+        "strict_ablation": var((*spl, "ablation"), abl_lat, "ns",
+                               "average lookup latency, strict DDR4 with constraints switched off"),
+        "early_exit_reads": var(("workload", "placement"), ee_rpl, "1",
+                                "DRAM reads per lookup with early_exit switched (paper rule)"),
+        "reaccess_latency": var((*spl, "reaccess"), r_lat, "ns",
+                                "average lookup latency vs share of re-access requests added"),
+        "reaccess_share": var(("workload", "reaccess"), r_share, "%",
+                              "requests that access a file seen before (measured)"),
     }  # fmt: skip
     coords = {
         "workload": wls,
@@ -344,6 +411,8 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         "load_factor": s_load,
         "n_banks": s_banks,
         "bank_groups": s_groups,
+        "ablation": list(ABLATIONS),
+        "reaccess": s_reacc,
     }
     ds = xr.Dataset(data, coords=coords)
     ds["progress"].attrs.update(units="1", long_name=f"part of the workload (1..{bins})")
@@ -408,7 +477,9 @@ def tables(ds: xr.Dataset) -> dict[str, pd.DataFrame]:
     strict["ddr4_over_paper"] = strict["ddr4"] / strict["paper"]
     out["strict_vs_paper"] = strict.round(3).reset_index()
     for name in ("hash_latency", "assoc_latency", "load_latency", "banks_latency",
-                 "bank_groups_latency", "load_set_occupancy", "load_overflow"):  # fmt: skip
+                 "bank_groups_latency", "load_set_occupancy", "load_overflow",
+                 "strict_ablation", "early_exit_reads", "reaccess_latency",
+                 "reaccess_share"):  # fmt: skip
         out[f"sensitivity_{name}"] = ds[name].to_dataframe().reset_index().round(3)
     return out
 
