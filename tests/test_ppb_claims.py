@@ -3,14 +3,22 @@ reading, ids are unique, and a claim whose input a run lacks says why it is not 
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 import xarray as xr
 
 from skftl.studies import ppb as study
 from skftl.studies import scorecard
 from skftl.studies.claims import COLUMNS, VERDICTS, evaluate
-from skftl.studies.ppb.claims import CLAIMS, PAPER_RATIOS, READINGS, policy_of
+from skftl.studies.ppb.claims import (
+    CLAIMS,
+    PAPER_RATIOS,
+    READINGS,
+    metric_of,
+    policy_of,
+    reading_name,
+    setup_of,
+)
+from skftl.studies.ppb.setups import SETUPS
 from tests.test_ppb_study import tiny_config
 
 
@@ -53,24 +61,50 @@ def test_every_reading_dependent_claim_under_every_reading(ds):
     assert list(table.claim) == dependent
     for r in READINGS.options:
         assert table[f"{r}: verdict"].isin(VERDICTS).all(), r
-    # a reading really selects its policy and metric: the read claims' values differ
+    # a reading really selects its policy, metric and set-up: the read claim's values differ
+    # except where the metric is the same for reads (programs = array)
     row = table.set_index("claim").loc["fig12.read_max.16k.web"]
-    values = [float(row[f"{r}: ours"]) for r in READINGS.options]
-    assert len(set(np.round(values, 9))) == len(values)
+    read_metric = {"array": "array", "programs": "array", "request": "request"}
+    keys = {(setup_of(r), policy_of(r), read_metric[metric_of(r)]) for r in READINGS.options}
+    values = {round(float(row[f"{r}: ours"]), 9) for r in READINGS.options}
+    assert len(values) == len(keys) == 2 * 2 * len(SETUPS)
+    # the write claims tell host-only from all programs
+    row = table.set_index("claim").loc["fig17.write_diff.web"]
+    assert row["array: ours"] != row["programs: ours"]
 
 
-def test_reading_selects_policy_and_metric(ds):
+def test_every_setup_scores_every_figure_claim(ds):
+    """Figs. 12-18: under every set-up each claim is judged, or says why it is not (no GC
+    under a set-up leaves nothing for Fig. 18 to compare)."""
+    table = scorecard.readings("ppb", ds).set_index("claim")
+    figure_claims = [i for i in table.index if i.startswith(("fig1", "sec4.2"))]
+    for setup in SETUPS:
+        r = reading_name("", "array", setup)
+        head = evaluate(CLAIMS, ds, r).set_index("claim").loc[figure_claims]
+        missing = head[head.verdict == "not evaluated"]
+        assert missing.note.str.contains("no GC|ours is nan").all(), (setup, missing.note)
+        assert (head.verdict != "not evaluated").sum() >= 5, setup
+
+
+def test_reading_selects_policy_metric_and_setup(ds):
+    web = {"trace": "web", "page_size": 16384}
     v = CLAIMS[0].ours(ds, "strict-request")  # fig12.read_max.16k.web
-    ref = ds.read_improvement.sel(policy=policy_of("strict-request"), trace="web", page_size=16384)
+    ref = ds.read_improvement.sel(policy="ppb_strict", setup="fill", **web)
     assert v == pytest.approx(float(ref.max()))
     v = CLAIMS[0].ours(ds, "array")
     assert v == pytest.approx(
-        float(ds.read_array_improvement.sel(policy="ppb", trace="web", page_size=16384).max())
+        float(ds.read_array_improvement.sel(policy="ppb", setup="fill", **web).max())
+    )
+    v = CLAIMS[0].ours(ds, "array@aged")
+    assert v == pytest.approx(
+        float(ds.read_array_improvement.sel(policy="ppb", setup="aged", **web).max())
     )
 
 
 def test_missing_inputs_say_not_evaluated(ds):
     reduced = ds.sel(policy=["page", "ppb_split", "ppb"], speed_ratio=[2.0, 4.0])
+    no_aged = evaluate(CLAIMS, ds.sel(setup=["fill"]), "array@aged").set_index("claim")
+    assert "set-up 'aged'" in no_aged.loc["fig12.read_max.16k.web"].note
     strict = evaluate(CLAIMS, reduced, "strict-array").set_index("claim")
     row = strict.loc["fig12.read_max.16k.web"]
     assert row.verdict == "not evaluated" and "ppb_strict" in row.note

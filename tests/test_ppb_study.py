@@ -6,6 +6,7 @@ import copy
 
 import numpy as np
 import pytest
+import xarray as xr
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +31,17 @@ def tiny_config() -> dict:
         max_requests=3000,
         synthetic_requests=3000,
         beyond={"n_vbs": [4], "strict": True, "bloom": True, "sk_allocator": True, "ppb_sk": True},
+        preconditioning={
+            "setups": ["fill", "none", "footprint", "warmup", "aged"],
+            "fill_seeds": 2,
+            "aged": {
+                "headroom": 1.2,
+                "spare_factor": 0.07,
+                "passes": 2,
+                "channels": 1,
+                "chips_per_channel": 2,
+            },
+        },
     )
     # synthetic stand-ins keep the test independent of the shared traces
     cfg["traces"]["workloads"]["msr_web"] = []
@@ -37,8 +49,13 @@ def tiny_config() -> dict:
     return cfg
 
 
-def test_study_runs_and_headline_has_paper_numbers():
-    ds = study.run(tiny_config(), progress=False)
+@pytest.fixture(scope="module")
+def full() -> xr.Dataset:
+    return study.run(tiny_config(), progress=False)
+
+
+def test_study_runs_and_headline_has_paper_numbers(full):
+    ds = study.at_setup(full)
     assert list(ds.policy.values) == [
         "page",
         "ppb_split",
@@ -49,7 +66,7 @@ def test_study_runs_and_headline_has_paper_numbers():
         "sk_alloc",
         "ppb_sk",
     ]
-    for name, var in ds.data_vars.items():
+    for name, var in full.data_vars.items():
         assert var.attrs.get("units") and var.attrs.get("long_name"), name
     assert (ds.trace_synthetic == 1).all()
     assert np.isfinite(ds.read_latency).all() and np.isfinite(ds.read_array).all()
@@ -75,6 +92,32 @@ def test_study_runs_and_headline_has_paper_numbers():
     assert {"18.56 %", "10 %", "0.0001 %"} <= set(head.paper)
     assert set(head.verdict) <= set(VERDICTS)
     assert "config" in ds.attrs and "skftl_version" in ds.attrs
+
+
+def test_setups_side_by_side(full):
+    paper = {"policy": list(study.SETUP_POLICIES)}
+    at = full.sel(**paper)
+    # every set-up ran the paper's policies on the paper traces at every ratio
+    assert np.isfinite(at.write_array).all() and np.isfinite(at.erases).all()
+    # a fresh drive has nothing but the trace's own data to read
+    assert at.read_array_other.sel(setup="none").isnull().all()
+    assert (at.timed_reads.sel(setup="none") <= at.timed_reads.sel(setup="footprint")).all()
+    # the aged drive runs GC under every policy; the fill seeds' first is the main run
+    assert (at.erases.sel(setup="aged") > 0).all()
+    main = full.read_latency.sel(setup="fill", **paper)
+    assert (full.read_latency_by_seed.sel(**paper).isel(fill_seed=0) == main).all()
+    assert full.sizes["fill_seed"] == 2
+    # no GC, no GC-stalled reads; shares are shares
+    no_gc = at.erases == 0
+    assert (at.read_gc_stalled.where(no_gc).fillna(0) == 0).all()
+    for name in ("read_gc_stalled", "read_gc_latency_share"):
+        assert ((at[name] >= 0) & (at[name] <= 1)).all(), name
+    assert (at.read_latency_median <= at.read_latency_p90).all()
+    # the read shares add up and the ceiling grows with the speed ratio
+    assert np.allclose(full.first_read_share + full.reread_share, 1.0)
+    assert (full.reads_of_rewritten <= full.reread_share).all()
+    assert (full.read_ceiling_reread.diff("speed_ratio") >= 0).all()
+    assert (full.read_ceiling_written <= full.read_ceiling_reread).all()
 
 
 def test_bad_scale_is_rejected():

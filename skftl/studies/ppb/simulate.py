@@ -1,15 +1,22 @@
 """Study `ppb`: Progressive Performance Boosting on 3D charge-trap NAND with fast and slow
 pages (Chen et al., DAC'17), Figs. 12-18, as an allocation policy of ``skftl.nand``.
 
-For each page size (8 and 16 KB) and policy variant the device (Table 1, ``ppb.device``)
-is preconditioned once: every logical page written once in a seeded random order, then
-``age_passes`` x its logical size of uniform random one-page overwrites. Preconditioning
-writes are first-stage *cold*: they stand for data already on the drive, so the traces'
-writes trigger GC. Trace addresses are renumbered densely (``address_map: compact``) so a
-scaled-down device replays the same pages without aliasing. Each trace is then replayed
-from a copy of that state at every speed ratio (2x-5x): placement and GC never depend on
-timing (static chip striping), so one preconditioned state serves all ratios and the ratio
-only changes the per-page latencies.
+The paper does not say what was on the drive before a trace, so the drive's state is a
+switch (``ppb.preconditioning.setups``, ``skftl.studies.ppb.setups``): ``fill`` (default:
+every logical page written once in a seeded random order, then ``age_passes`` x its
+logical size of random overwrites; the data stand for what was already on the drive, so the
+traces' writes trigger GC), ``none``, ``footprint``, ``warmup`` and ``aged`` (a small drive
+sized to the trace and warmed by several replays, where GC runs steadily). Every set-up is
+run side by side for the paper's policies (and ``ppb_strict``) on the paper traces; the
+``fill`` set-up is also run over ``fill_seeds`` seeds for the latency statistics.
+Trace addresses are renumbered densely (``address_map: compact``) so a scaled-down device
+replays the same pages without aliasing. Each trace is replayed from a copy of the
+preconditioned state at every speed ratio (2x-5x): placement and GC never depend on timing
+(static chip striping), so one state serves all ratios and the ratio only changes the
+per-page latencies. Beside mean latencies each replay reports the median and p90 of read
+requests, the reads that arrived during a GC burst on their chip (and the mean without
+them), and program time over host writes alone and over all programs (host + GC), see
+``skftl.studies.ppb.measures``.
 
 Policies (``POLICY`` variants): ``page`` = the conventional page-mapped FTL (one write point
 per chip, no hotness); ``ppb_split`` = Fig. 3's naive split (first-stage hot -> fast pages,
@@ -27,8 +34,9 @@ mapping updates (host writes and GC copies) cost an L2P table on skyrmion racetr
 difference ``|pop(new) - pop(old)|`` and Hamming distance per update, and the fraction of
 updates that keep the block-number popcount. All variants share the
 device, FTL settings, seeds and traces; the ``trace`` dimension holds the web server (the MSR web_0
-excerpt), the media server (``msr_media``: the real mds trace when present, else the
-labelled synthetic preset) and every other real trace found, capped at ``max_requests``.
+excerpt, whole unless ``max_requests`` caps it), the media server (``msr_media``: the real
+mds trace when present, else the labelled synthetic preset) and every other real trace
+found, capped at ``extra_max_requests`` (default set-up only).
 """
 
 from __future__ import annotations
@@ -44,12 +52,22 @@ from tqdm.auto import tqdm
 import skftl
 from skftl.errors import ConfigError
 from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb, policies_ppb_sk, resolve_nand
-from skftl.nand.ftl import log_reserve
+from skftl.nand.ftl import flash_log_reserve, log_reserve
 from skftl.nand.hotness import identify
 from skftl.nand.placement import host_page_positions
 from skftl.nand.policies_skftl import block_bits, skftl_pstate
 from skftl.pipeline import load_by_id, real_trace_names, workload_for
 from skftl.skrm.model import PW_FTL, CostModel, Layout
+from skftl.studies.ppb import measures
+from skftl.studies.ppb.measures import read_shares
+from skftl.studies.ppb.setups import (
+    DEFAULT_SETUP,
+    SETUPS,
+    TRACE_SETUPS,
+    aged_section,
+    prepare,
+    setup_settings,
+)
 from skftl.traces import expand_to_pages
 from skftl.traces.requests import Requests
 
@@ -67,6 +85,10 @@ __all__ = [
     "map_addresses",
     "reads_of_rewritten",
     "mapping_costs",
+    "SETUPS",
+    "DEFAULT_SETUP",
+    "SETUP_POLICIES",
+    "at_setup",
     "run",
 ]
 
@@ -132,6 +154,7 @@ def settings(cfg: dict[str, Any]) -> dict[str, Any]:
 
 # --- device -----------------------------------------------------------------------------
 def make_ftl(section: dict[str, Any], page_size: int, variant: Variant) -> Ftl:
+    """A fresh drive for ``variant``, logging mapping updates and flash operations."""
     nand = resolve_nand({**section["device"], "page_size": page_size})
     streams = 4
     areas = 2 if variant.policy in ("ppb", "ppb_sk") else 1
@@ -151,7 +174,14 @@ def make_ftl(section: dict[str, Any], page_size: int, variant: Variant) -> Ftl:
     )
     log = log_reserve(geo) + LOG_SLACK
     pstate = skftl_pstate(geo.n_chips, geo.n_blocks, SK_OPEN_PER_CLASS, "lowest") if sk else None
-    ftl = Ftl(geo, Timing.from_config(nand), ftl_cfg, log_capacity=log, pstate=pstate)
+    ftl = Ftl(
+        geo,
+        Timing.from_config(nand),
+        ftl_cfg,
+        log_capacity=log,
+        pstate=pstate,
+        flash_log_capacity=flash_log_reserve(geo) + LOG_SLACK,
+    )
     if variant.policy in PPB_FAMILY:
         p = section["policy"]
         attach = policies_ppb_sk.attach if variant.policy == "ppb_sk" else policies_ppb.attach
@@ -167,16 +197,11 @@ def make_ftl(section: dict[str, Any], page_size: int, variant: Variant) -> Ftl:
 
 
 def precondition(ftl: Ftl, passes: float, seed: int) -> None:
-    """Write every logical page once in a seeded random order (cold), then ``passes`` x the
-    logical size of uniform random overwrites. The random order matters: written in LPN
-    order, each policy would lay the drive out in its own regular pattern, and the reads of
-    data the trace never rewrites (most reads) would then measure that pattern, not PPB."""
-    ftl.fill(seed=seed)
-    k = int(passes * ftl.n_lpn)
-    if k:
-        lpn = np.random.default_rng(seed + 1).integers(0, ftl.n_lpn, k).astype(np.int32)
-        ftl.run_pages(lpn, np.ones(k, np.int8))
-    ftl.reset_timelines()
+    """The ``fill`` set-up: every logical page once in a seeded random order (cold), then
+    ``passes`` x the logical size of uniform random overwrites. The random order matters:
+    written in LPN order, each policy would lay the drive out in its own regular pattern,
+    and the reads of data the trace never rewrites would then measure that pattern."""
+    prepare(ftl, "fill", {"age_passes": passes}, seed)
 
 
 def set_speed(ftl: Ftl, state, section: dict[str, Any], ratio: float) -> None:
@@ -189,8 +214,8 @@ def set_speed(ftl: Ftl, state, section: dict[str, Any], ratio: float) -> None:
 
 # --- traces -----------------------------------------------------------------------------
 def load_traces(cfg: dict[str, Any], section: dict[str, Any]) -> dict[str, Requests]:
-    """``web`` and ``media`` (paper traces) then every other real trace found."""
-    cap = section.get("max_requests")
+    """``web`` and ``media`` (paper traces, capped at ``max_requests``: null = whole) then
+    every other real trace found (capped at ``extra_max_requests``)."""
     out: dict[str, Requests] = {}
     for key, name in section["traces"].items():
         out[key] = workload_for(name, cfg, n_requests=int(section["synthetic_requests"]))
@@ -200,7 +225,13 @@ def load_traces(cfg: dict[str, Any], section: dict[str, Any]) -> dict[str, Reque
     for name in names:
         if name not in used:
             out[name] = load_by_id(name, cfg)
-    return {k: (r.head(int(cap)) if cap else r) for k, r in out.items()}
+    main = set(section["traces"])
+
+    def cap(key: str) -> int | None:
+        c = section.get("max_requests") if key in main else section.get("extra_max_requests")
+        return int(c) if c else None
+
+    return {k: (r.head(cap(k)) if cap(k) else r) for k, r in out.items()}
 
 
 def compact_addresses(req: Requests, page_size: int) -> Requests:
@@ -238,15 +269,7 @@ def reads_of_rewritten(req: Requests, page_size: int) -> float:
     """Fraction of the trace's page reads that hit a page the trace itself wrote earlier:
     the only reads a policy that places data when it is written (PPB, the naive split) can
     speed up; the rest read data laid out by preconditioning."""
-    ops = expand_to_pages(req, page_size)
-    if not (~ops.is_write).any():
-        return np.nan
-    idx = np.arange(len(ops.lpn))
-    _, lpn = np.unique(ops.lpn, return_inverse=True)
-    first_write = np.full(lpn.max() + 1, len(idx))
-    np.minimum.at(first_write, lpn[ops.is_write], idx[ops.is_write])
-    rd = ~ops.is_write
-    return float((first_write[lpn[rd]] < idx[rd]).mean())
+    return read_shares(req, page_size)["written"]
 
 
 # --- run --------------------------------------------------------------------------------
@@ -254,8 +277,21 @@ METRICS = {
     "read_latency": ("us", "mean read request response time"),
     "write_latency": ("us", "mean write request response time"),
     "read_latency_p99": ("us", "99th percentile read request response time"),
+    "read_latency_median": ("us", "median read request response time"),
+    "read_latency_p90": ("us", "90th percentile read request response time"),
+    "read_latency_unstalled": (
+        "us",
+        "mean response time of the read requests that did not arrive during a GC burst on "
+        "their chip",
+    ),
+    "read_gc_stalled": (
+        "1",
+        "fraction of read requests arriving while a GC burst on their chip was still running",
+    ),
+    "read_gc_latency_share": ("1", "share of total read response time carried by those reads"),
     "read_array": ("us", "mean array read time of host page reads (page speed only, no queueing)"),
     "write_array": ("us", "mean program time of host page writes (page speed only, no queueing)"),
+    "write_array_all": ("us", "mean program time of all programs, host writes and GC copies"),
     "read_array_rewritten": (
         "us",
         "mean array read time of host page reads of data the trace wrote earlier (placed by "
@@ -265,6 +301,7 @@ METRICS = {
         "us",
         "mean array read time of the other host page reads (data laid out by preconditioning)",
     ),
+    "timed_reads": ("pages", "host page reads of mapped data (the reads array time averages)"),
     "erases": ("blocks", "blocks erased during the trace replay"),
     "gc_copies": ("pages", "valid pages copied by GC during the trace replay"),
     "host_writes": ("pages", "host page writes"),
@@ -308,16 +345,19 @@ def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dic
     ppb_like = ftl.config.policy in PPB_FAMILY
     stats0 = policies_ppb.stats(ftl.state.pstate) if ppb_like else None
     logs: list[list[np.ndarray]] = []
+    flog: list[list[np.ndarray]] = []
     res = ftl.replay(
-        req, stream=stream, wrap=True, on_log=lambda *a: logs.append([x.copy() for x in a])
+        req,
+        stream=stream,
+        wrap=True,
+        on_log=lambda *a: logs.append([x.copy() for x in a]),
+        on_flash=lambda *a: flog.append([x.copy() for x in a]),
     )
-    ops = expand_to_pages(req, ftl.geometry.page_size)
+    geo = ftl.geometry
+    ops = expand_to_pages(req, geo.page_size)
     lpn = (ops.lpn % ftl.n_lpn).astype(np.int32)
-    log_lpn, log_old, log_new, log_kind = (
-        (np.concatenate(x) for x in zip(*logs, strict=True))
-        if logs
-        else (np.zeros(0, np.int32),) * 4
-    )
+    log_lpn, log_old, log_new, log_kind = _joined(logs, 4, np.int32)
+    f_chip, f_kind, f_page, f_time, f_origin = _joined(flog, 5, np.int64)
     pos = host_page_positions(
         snapshot.l2p,
         lpn,
@@ -325,7 +365,7 @@ def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dic
         log_lpn,
         log_new,
         log_kind.astype(np.int8),
-        ftl.geometry.pages_per_block,
+        geo.pages_per_block,
     )
     rd_mask = ~ops.is_write & (pos >= 0)
     # reads of pages this replay wrote earlier: the only ones a write-time placement can move
@@ -339,24 +379,44 @@ def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dic
         pos[rd_mask & ~rewritten],
     )
     wr_pos = pos[ops.is_write]
+    # which read requests waited behind a GC burst on their chip
+    bursts = measures.gc_bursts(
+        f_chip, f_kind, f_page, f_time, f_origin, snapshot.read_ns, snapshot.prog_ns,
+        ftl.timing.t_erase_ns,
+    )  # fmt: skip
+    stalled = measures.gc_stalled_reads(
+        f_chip, f_kind, f_time, f_origin, bursts, ops.request[rd_mask], len(req)
+    )
     lat = res.latency_ns / 1e3
-    rd, wr = lat[~res.is_write], lat[res.is_write]
+    is_rd = ~res.is_write
+    summary = measures.latency_summary(lat[is_rd], stalled[is_rd])
+    wr = lat[res.is_write]
+
+    def mean_ns(table: np.ndarray, where: np.ndarray) -> float:
+        return float(table[where].mean() / 1e3) if len(where) else np.nan
+
     out = {
-        "read_latency": float(rd.mean()) if len(rd) else np.nan,
+        "read_latency": summary["mean"],
         "write_latency": float(wr.mean()) if len(wr) else np.nan,
-        "read_latency_p99": float(np.quantile(rd, 0.99)) if len(rd) else np.nan,
-        "read_array": float(snapshot.read_ns[rd_pos].mean() / 1e3) if len(rd_pos) else np.nan,
-        "write_array": float(snapshot.prog_ns[wr_pos].mean() / 1e3) if len(wr_pos) else np.nan,
-        "read_array_rewritten": float(snapshot.read_ns[rw_pos].mean() / 1e3)
-        if len(rw_pos)
-        else np.nan,
-        "read_array_other": float(snapshot.read_ns[other_pos].mean() / 1e3)
-        if len(other_pos)
-        else np.nan,
+        "read_latency_p99": float(np.quantile(lat[is_rd], 0.99)) if is_rd.any() else np.nan,
+        "read_latency_median": summary["median"],
+        "read_latency_p90": summary["p90"],
+        "read_latency_unstalled": summary["mean_unstalled"],
+        "read_gc_stalled": summary["stalled"],
+        "read_gc_latency_share": summary["stalled_latency"],
+        "read_array": mean_ns(snapshot.read_ns, rd_pos),
+        "write_array": mean_ns(snapshot.prog_ns, wr_pos),
+        "write_array_all": measures.all_programs_ns(
+            log_new, log_kind, snapshot.prog_ns, geo.pages_per_block
+        )
+        / 1e3,
+        "read_array_rewritten": mean_ns(snapshot.read_ns, rw_pos),
+        "read_array_other": mean_ns(snapshot.read_ns, other_pos),
+        "timed_reads": float(len(rd_pos)),
         "erases": res.counters["erases"],
         "gc_copies": res.counters["gc_copies"],
         "host_writes": res.counters["host_writes"],
-        **mapping_costs(snapshot.l2p, log_lpn, log_old, log_new, ftl.geometry),
+        **mapping_costs(snapshot.l2p, log_lpn, log_old, log_new, geo),
     }
     if stats0 is not None:
         s1 = policies_ppb.stats(ftl.state.pstate)
@@ -366,65 +426,231 @@ def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dic
     return out
 
 
+def _joined(chunks: list[list[np.ndarray]], n: int, dtype: type) -> tuple[np.ndarray, ...]:
+    """A drained log's chunks joined column by column (empty columns when nothing came)."""
+    if not chunks:
+        return (np.zeros(0, dtype),) * n
+    return tuple(np.concatenate(x) for x in zip(*chunks, strict=True))
+
+
+SETUP_POLICIES = (*PAPER_POLICIES, "ppb_strict")  # run under every set-up and fill seed
+SEED_METRICS = (
+    "read_latency",
+    "read_latency_median",
+    "read_latency_p90",
+    "read_latency_unstalled",
+    "read_array",
+)
+
+
+def _jobs(setups: list[str], n_seeds: int, vs: list[Variant], traces: dict, main: list):
+    """(seed index, set-up, variant index, trace key) of every replay series: the default
+    set-up runs every variant (beyond-the-paper ones on the paper traces only), other
+    set-ups and further fill seeds the paper's policies and ``ppb_strict`` on the paper
+    traces."""
+    for k in range(n_seeds):
+        for setup in setups:
+            if k and setup != "fill":
+                continue
+            for m, v in enumerate(vs):
+                full = setup == DEFAULT_SETUP and k == 0
+                if not full and v.name not in SETUP_POLICIES:
+                    continue
+                for key in traces:
+                    if key in main or (full and v.name in PAPER_POLICIES):
+                        yield k, setup, m, key
+
+
 def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     section = settings(cfg)
+    pre = setup_settings(section)
     seed = int(cfg["seed"])
     page_sizes = [int(x) for x in section["page_sizes"]]
     ratios = [float(x) for x in section["speed_ratios"]]
     vs = variants(section)
     traces = load_traces(cfg, section)
     main = list(section["traces"])
-    shape = (len(traces), len(page_sizes), len(ratios), len(vs))
+    setups = pre["setups"]
+    seeds = [seed + 1000 * k for k in range(pre["fill_seeds"] if "fill" in setups else 1)]
+    shape = (len(setups), len(traces), len(page_sizes), len(ratios), len(vs))
     data = {k: np.full(shape, np.nan) for k in METRICS}
-    jobs = sum(
-        len(ratios) * (len(traces) if v.name in PAPER_POLICIES else len(main))
-        for v in vs
-        for _ in page_sizes
-    )
-    bar = tqdm(total=jobs, desc="ppb replays", disable=not progress)
+    by_seed = {k: np.full((len(seeds), *shape[1:]), np.nan) for k in SEED_METRICS}
+    jobs = list(_jobs(setups, len(seeds), vs, traces, main))
+    bar = tqdm(total=len(jobs) * len(page_sizes), desc="ppb replays", disable=not progress)
     streams: dict[tuple, np.ndarray] = {}
-    mapped: dict[tuple, Requests] = {}
+    tkeys = list(traces)
     for j, page_size in enumerate(page_sizes):
-        snapshots: dict[tuple, tuple[Ftl, Any]] = {}
-        # last variant using each preconditioned state: drop it after (paper scale holds
-        # ~250 MB per state)
-        last_use = {v.precondition_key: m for m, v in enumerate(vs)}
-        for m, v in enumerate(vs):
-            if v.precondition_key not in snapshots:
-                ftl = make_ftl(section, page_size, v)
-                precondition(ftl, float(section["age_passes"]), seed)
-                snapshots[v.precondition_key] = (ftl, ftl.state)
-            ftl, snap = snapshots[v.precondition_key]
-            for i, (key, req) in enumerate(traces.items()):
-                if v.name not in PAPER_POLICIES and key not in main:
-                    continue
-                sk = (key, page_size, v.identifier)
-                if sk not in streams:
-                    streams[sk] = identify(req, page_size, v.identifier, section)
-                if (key, page_size) not in mapped:
-                    mapped[(key, page_size)] = map_addresses(req, page_size, section)
-                for r, ratio in enumerate(ratios):
-                    set_speed(ftl, snap, section, ratio)
-                    stream = streams[sk] if v.policy in PPB_FAMILY else None
-                    out = _replay(ftl, snap, mapped[(key, page_size)], stream)
-                    for k, val in out.items():
-                        data[k][i, j, r, m] = val
-                    bar.update(1)
-            if last_use[v.precondition_key] == m:
-                del snapshots[v.precondition_key], ftl, snap
+        ppb_ = int(resolve_nand({**section["device"], "page_size": page_size})["pages_per_block"])
+        mapped = {key: map_addresses(req, page_size, section) for key, req in traces.items()}
+        # the state each job replays from; a state is dropped after its last job (paper
+        # scale holds ~250 MB per state)
+        state_key = [
+            (k, setup, vs[m].precondition_key, key if setup in TRACE_SETUPS else "")
+            for k, setup, m, key in jobs
+        ]
+        last_use = {sk: n for n, sk in enumerate(state_key)}
+        snapshots: dict[tuple, tuple[Ftl, Any, dict]] = {}
+        for n, (k, setup, m, key) in enumerate(jobs):
+            v, i, u = vs[m], tkeys.index(key), setups.index(setup)
+            sk = (key, page_size, v.identifier)
+            if sk not in streams:
+                streams[sk] = identify(traces[key], page_size, v.identifier, section)
+            stream = streams[sk] if v.policy in PPB_FAMILY else None
+            if state_key[n] not in snapshots:
+                sec = section
+                if setup == "aged":
+                    fp = len(np.unique(expand_to_pages(mapped[key], page_size).lpn))
+                    sec = aged_section(section, fp, page_size, ppb_)
+                ftl = make_ftl(sec, page_size, v)
+                prepare(ftl, setup, sec, seeds[k], req=mapped[key], stream=stream)
+                snapshots[state_key[n]] = (ftl, ftl.state, sec)
+            ftl, snap, sec = snapshots[state_key[n]]
+            for r, ratio in enumerate(ratios):
+                set_speed(ftl, snap, sec, ratio)
+                out = _replay(ftl, snap, mapped[key], stream)
+                if k == 0:
+                    for name, val in out.items():
+                        data[name][u, i, j, r, m] = val
+                if setup == "fill":
+                    for name in SEED_METRICS:
+                        by_seed[name][k, i, j, r, m] = out[name]
+            bar.update(1)
+            if last_use[state_key[n]] == n:
+                del snapshots[state_key[n]], ftl, snap
     bar.close()
+    return _dataset(cfg, section, traces, vs, setups, seeds, data, by_seed)
+
+
+def _trace_coords(
+    traces: dict[str, Requests], page_sizes: list[int], section: dict[str, Any]
+) -> dict[str, tuple]:
+    """Per trace (and page size): label, checksum, kind, length and the read shares."""
+    shares = {
+        name: np.array([[read_shares(r, p)[name] for p in page_sizes] for r in traces.values()])
+        for name in ("written", "first", "reread")
+    }
+    both = ("trace", "page_size")
+    return {
+        "trace_label": (
+            "trace",
+            [r.meta.label for r in traces.values()],
+            {"long_name": "trace label"},
+        ),
+        "trace_sha256": (
+            "trace",
+            [r.meta.sha256 or "" for r in traces.values()],
+            {"long_name": "trace sha256"},
+        ),
+        "trace_synthetic": (
+            "trace",
+            [int(r.meta.synthetic) for r in traces.values()],
+            {"long_name": "synthetic stand-in (1) or real trace (0)"},
+        ),
+        "trace_requests": (
+            "trace",
+            [len(r) for r in traces.values()],
+            {"units": "requests", "long_name": "requests replayed"},
+        ),
+        "reads_of_rewritten": (
+            both,
+            shares["written"],
+            {
+                "units": "1",
+                "long_name": "fraction of page reads that hit a page the trace wrote earlier",
+            },
+        ),
+        "first_read_share": (
+            both,
+            shares["first"],
+            {
+                "units": "1",
+                "long_name": "fraction of page reads that are the first access to their page",
+            },
+        ),
+        "reread_share": (
+            both,
+            shares["reread"],
+            {
+                "units": "1",
+                "long_name": "fraction of page reads of a page accessed before in the trace",
+            },
+        ),
+    }
+
+
+def _ceilings(ds: xr.Dataset, section: dict[str, Any]) -> xr.Dataset:
+    """``read_ceiling_reread`` / ``read_ceiling_written``: the array-time read improvement if
+    every re-read (every read of data the trace wrote) came from the fastest virtual block,
+    at each page size and speed ratio."""
+    n_vbs = int(section["policy"]["n_vbs"])
+    for what, share in (("reread", ds["reread_share"]), ("written", ds["reads_of_rewritten"])):
+        vals = np.full((ds.sizes["trace"], ds.sizes["page_size"], ds.sizes["speed_ratio"]), np.nan)
+        for j, ps in enumerate(ds["page_size"].values):
+            for r, ratio in enumerate(ds["speed_ratio"].values):
+                nand = resolve_nand(
+                    {**section["device"], "page_size": int(ps), "speed_ratio": float(ratio)}
+                )
+                read_ns = Timing.from_config(nand).page_tables(int(nand["pages_per_block"]))[0]
+                for i in range(ds.sizes["trace"]):
+                    vals[i, j, r] = measures.read_ceiling(float(share[i, j]), read_ns, n_vbs)
+        ds[f"read_ceiling_{what}"] = (
+            ("trace", "page_size", "speed_ratio"),
+            vals,
+            {
+                "units": "%",
+                "long_name": f"array-time read improvement if every "
+                f"{'re-read' if what == 'reread' else 'read of data the trace wrote'} came "
+                f"from the fastest of {n_vbs} virtual blocks (the rest at the block mean)",
+            },
+        )
+    return ds
+
+
+IMPROVEMENTS = {
+    # name: (metric, long name)
+    "read_improvement": ("read_latency", "mean read request latency"),
+    "write_improvement": ("write_latency", "mean write request latency"),
+    "read_array_improvement": ("read_array", "read array time (host page reads)"),
+    "write_array_improvement": ("write_array", "program time of host page writes"),
+    "write_programs_improvement": ("write_array_all", "program time of all programs (host + GC)"),
+    "read_median_improvement": ("read_latency_median", "median read request latency"),
+    "read_p90_improvement": ("read_latency_p90", "90th percentile read request latency"),
+    "read_unstalled_improvement": (
+        "read_latency_unstalled",
+        "mean latency of the read requests not stalled by GC",
+    ),
+}
+
+
+def _improvement(da: xr.DataArray, conv: int) -> xr.DataArray:
+    ref = da.isel(policy=conv)
+    return 100.0 * (ref - da) / ref
+
+
+def _dataset(cfg, section, traces, vs, setups, seeds, data, by_seed) -> xr.Dataset:
+    page_sizes = [int(x) for x in section["page_sizes"]]
+    ratios = [float(x) for x in section["speed_ratios"]]
     names = [v.name for v in vs]
     conv = names.index("page")
+    dims = ("setup", "trace", "page_size", "speed_ratio", "policy")
+    variables = {
+        k: (dims, data[k], {"units": u, "long_name": ln}) for k, (u, ln) in METRICS.items()
+    }
+    for k, arr in by_seed.items():
+        u, ln = METRICS[k]
+        variables[f"{k}_by_seed"] = (
+            ("fill_seed", *dims[1:]),
+            arr,
+            {"units": u, "long_name": f"{ln}, fill set-up, per fill seed"},
+        )
     ds = xr.Dataset(
-        {
-            k: (
-                ("trace", "page_size", "speed_ratio", "policy"),
-                data[k],
-                {"units": u, "long_name": ln},
-            )
-            for k, (u, ln) in METRICS.items()
-        },
+        variables,
         coords={
+            "setup": (
+                "setup",
+                setups,
+                {"long_name": "preconditioning set-up (simulate docstring)"},
+            ),
             "trace": ("trace", list(traces), {"long_name": "workload (web/media: paper traces)"}),
             "page_size": ("page_size", page_sizes, {"units": "bytes", "long_name": "page size"}),
             "speed_ratio": (
@@ -433,50 +659,34 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                 {"units": "1", "long_name": "slowest / fastest page latency within a block"},
             ),
             "policy": ("policy", names, {"long_name": "allocation policy"}),
-            "trace_label": (
-                "trace",
-                [r.meta.label for r in traces.values()],
-                {"long_name": "trace label"},
+            "fill_seed": (
+                "fill_seed",
+                seeds,
+                {"long_name": "seed of the fill set-up's random fill"},
             ),
-            "trace_sha256": (
-                "trace",
-                [r.meta.sha256 or "" for r in traces.values()],
-                {"long_name": "trace sha256"},
-            ),
-            "trace_synthetic": (
-                "trace",
-                [int(r.meta.synthetic) for r in traces.values()],
-                {"long_name": "synthetic stand-in (1) or real trace (0)"},
-            ),
-            "reads_of_rewritten": (
-                ("trace", "page_size"),
-                np.array([[reads_of_rewritten(r, p) for p in page_sizes] for r in traces.values()]),
-                {
-                    "units": "1",
-                    "long_name": "fraction of page reads that hit a page the trace wrote earlier",
-                },
-            ),
-            "trace_requests": (
-                "trace",
-                [len(r) for r in traces.values()],
-                {"units": "requests", "long_name": "requests replayed"},
-            ),
+            **_trace_coords(traces, page_sizes, section),
         },
     )
-    for d in ("read", "write"):
-        for what, var in (("latency", f"{d}_latency"), ("array", f"{d}_array")):
-            lat = ds[var]
-            ref = lat.isel(policy=conv)
-            name = f"{d}_improvement" if what == "latency" else f"{d}_array_improvement"
-            ds[name] = (100.0 * (ref - lat) / ref).assign_attrs(
-                units="%",
-                long_name=f"{d} {'request latency' if what == 'latency' else 'array time'} "
-                "improvement over the conventional FTL",
-            )
+    for name, (metric, what) in IMPROVEMENTS.items():
+        ds[name] = _improvement(ds[metric], conv).assign_attrs(
+            units="%", long_name=f"{what}: improvement over the conventional FTL"
+        )
+    ds["read_improvement_by_seed"] = _improvement(ds["read_latency_by_seed"], conv).assign_attrs(
+        units="%", long_name="mean read request latency improvement, fill set-up, per fill seed"
+    )
+    ds = _ceilings(ds, section)
     ds.attrs.update(
         study="ppb",
         skftl_version=skftl.__version__,
-        config=yaml.safe_dump({"seed": seed, "ppb": cfg["ppb"]}),
+        config=yaml.safe_dump({"seed": int(cfg["seed"]), "ppb": cfg["ppb"]}),
         scale=str(section.get("scale", "default")),
+        default_setup=DEFAULT_SETUP,
     )
     return ds
+
+
+def at_setup(ds: xr.Dataset, setup: str | None = None) -> xr.Dataset:
+    """The dataset at one preconditioning set-up (default: the default set-up, ``fill``)."""
+    if "setup" not in ds.dims:
+        return ds
+    return ds.sel(setup=setup or DEFAULT_SETUP)
