@@ -8,11 +8,24 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from skftl.errors import ConfigError
 from skftl.power.device import Device
 from skftl.power.kernel import _rotate
-from skftl.power.profiles import ATOMICS, LEVEL_UNIT, SAMPLE_NS, Profiles, load_profiles
+from skftl.power.profiles import (
+    ATOMICS,
+    LEVEL_UNIT,
+    PROG_EXEC,
+    PROG_VERIFY,
+    READ_DATAOUT,
+    READ_EXEC,
+    READ_SETUP,
+    SAMPLE_NS,
+    Profiles,
+    load_profiles,
+)
 from skftl.power.sim import OpStream, simulate
 from skftl.power.tokens import TokenModel
+from skftl.power.variants import device_profiles
 from tests.power_reference import reference_simulate
 
 ALL = ["NPM", "PPM", "DCC", "MTPM", "KMTPM_A", "KMTPM_SA", "CTRL"]
@@ -110,14 +123,18 @@ PROFILES = load_profiles()
     st.sampled_from([2, 3, 4, 5]),
     st.sampled_from([0, 40_960]),
     st.sampled_from(["atomic", "subatomic"]),
+    st.sampled_from(["channel", "chip"]),
+    st.sampled_from([0, 16_000]),
 )
-def test_managed_schemes_never_exceed_budget(ops, scheme, alpha, tg, xfer, dcc):
+def test_managed_schemes_never_exceed_budget(ops, scheme, alpha, tg, xfer, dcc, read, lat):
     """Every 40 ns sample of the summed current stays within PB, tokens are conserved at
-    every event, and every operation completes."""
-    dev = Device(xfer_program_ns=xfer)
+    every event, and every operation completes (either read model, any DCC latency)."""
+    dev = Device(xfer_program_ns=xfer, read_model=read)
+    prof = device_profiles(PROFILES, dev)
     res = simulate(
-        ops, scheme, PROFILES, dev, TokenModel(alpha, tg), check_tokens=True, dcc_model=dcc
-    )
+        ops, scheme, prof, dev, TokenModel(alpha, tg), check_tokens=True, dcc_model=dcc,
+        dcc_decision_ns=lat,
+    )  # fmt: skip
     assert res.violations == 0
     assert res.stats["peak_current"] <= alpha * LEVEL_UNIT
     assert res.stats["conservation_errors"] == 0
@@ -242,3 +259,42 @@ def test_ring_mask_rotation(case):
     want = ((w >> r) | (w << (m - r))) & ((1 << m) - 1)
     got = int(_rotate(np.int64(w - 2**64 if w >= 2**63 else w), r, m))
     assert got % 2**64 == want
+
+
+def test_read_dataout_queues_on_the_channel():
+    """Two reads on two chips of one channel, unmanaged: under the channel read model the
+    second page waits for the first on the bus; inside the chip both finish together."""
+    ops = OpStream(np.zeros(2), np.arange(2), np.zeros(2), np.zeros(2))
+    prof = load_profiles()
+    done = {}
+    for model in ("channel", "chip"):
+        dev = Device(n_chips=2, ways_per_channel=2, read_model=model)
+        p = device_profiles(prof, dev)
+        done[model] = simulate(ops, "NPM", p, dev, TokenModel(1, 4)).op_done
+        if model == "channel":  # tR (setup + execution) is still Table IV's 52 us
+            assert p.duration_ns(READ_SETUP) + p.duration_ns(READ_EXEC) == 52_000
+            assert p.duration_ns(READ_DATAOUT) == dev.read_dataout_ns
+    assert done["channel"][1] - done["channel"][0] == Device().read_dataout_ns
+    assert done["chip"][0] == done["chip"][1] == 52_000
+
+
+def test_verify_resplit_keeps_table_iv_program_times():
+    prof = load_profiles()
+    for k in (2, 3, 4):
+        dev = Device(msb_verifies=k, read_model="chip")
+        p = device_profiles(prof, dev)
+        e, v = p.duration_ns(PROG_EXEC), p.duration_ns(PROG_VERIFY)
+        assert dev.program_loops * (e + v) == 770_000  # tPROG LSB
+        assert dev.program_loops * (e + k * v) == 1_022_000  # tPROG MSB
+    with pytest.raises(ConfigError, match="msb_verifies"):
+        device_profiles(prof, Device(msb_verifies=1))
+
+
+def test_dcc_decisions_are_serialised_in_the_controller():
+    """DCC's controller takes ``dcc_decision_ns`` per decision, one at a time: three erases
+    arriving together start after one, two and three decisions (the budget fits them all)."""
+    ops = OpStream(np.full(3, 2), np.arange(3), np.zeros(3), np.zeros(3))
+    dev = Device(n_chips=4, ways_per_channel=4)
+    for lat in (0, 1_000):
+        res = simulate(ops, "DCC", PROFILES, dev, TokenModel(4, 4), dcc_decision_ns=lat)
+        assert res.op_start.tolist() == [lat, 2 * lat, 3 * lat]

@@ -11,6 +11,7 @@ import xarray as xr
 
 from skftl.power.profiles import ATOMIC_LABELS, ATOMICS, LEVEL_UNIT, Profiles
 from skftl.power.tokens import TokenModel
+from skftl.studies import scorecard
 from skftl.studies.mtpm import claims as C
 from skftl.studies.mtpm.simulate import SCHEME_LABELS
 
@@ -75,13 +76,20 @@ def fig10_profiles(prof: Profiles, tokens: TokenModel) -> plt.Figure:
 
 
 def fig11_current(ds: xr.Dataset, window_us: float) -> plt.Figure:
+    """Fig. 11: the current over the first ``window_us``; each title gives the peak in the
+    plotted window and over the whole run (``peak_over_budget``), which can differ."""
     cur = ds.current_trace.sel(time=slice(0, window_us))
+    trace = str(ds.current_trace.attrs.get("long_name", "")).rsplit("(", 1)[-1].rstrip(")")
     fig, axes = plt.subplots(len(cur.fig11_scheme), 1, figsize=(6.4, 5.6), sharex=True)
     for ax, sch in zip(np.atleast_1d(axes), cur.fig11_scheme.values, strict=True):
         ax.plot(cur.time, cur.sel(fig11_scheme=sch), lw=0.6)
         ax.axhline(1.0, color="C3", lw=1, ls="--")
-        full = float(ds.current_trace.sel(fig11_scheme=sch).max())
-        ax.set_title(f"{SCHEME_LABELS.get(str(sch), sch)}: peak {full:.2f} x budget", fontsize=9)
+        shown = float(cur.sel(fig11_scheme=sch).max())
+        title = f"{SCHEME_LABELS.get(str(sch), sch)}: peak {shown:.2f} x budget in this window"
+        if "peak_over_budget" in ds and trace in ds.trace.values:
+            run = 1.0 + float(ds.peak_over_budget.sel(scheme=str(sch), trace=trace))
+            title += f", {run:.2f} over the whole run"
+        ax.set_title(title, fontsize=9)
         ax.set_ylabel("I / PB")
     np.atleast_1d(axes)[-1].set_xlabel("time (us)")
     fig.tight_layout()
@@ -136,8 +144,10 @@ def fig16_latency(ds: xr.Dataset, var: str) -> plt.Figure:
 
 
 def fig18_wait(ds: xr.Dataset) -> plt.Figure:
+    """Fig. 18: waits for the key and tokens before each atomic operation, token schemes only
+    (PPM's and DCC's waits are start delays of another kind: :func:`start_delay_table`)."""
     w = ds.wait_time.sum("trace")
-    norm = (w / w.sel(scheme="MTPM")).sel(scheme=[s for s in w.scheme.values if s != "NPM"])
+    norm = (w / w.sel(scheme="MTPM")).sel(scheme=[s for s in C.TOKEN if s in w.scheme.values])
     fig, ax = plt.subplots(figsize=(7.5, 3.6))
     _bars(ax, norm.to_pandas(), "cumulative wait / MTPM")
     ax.set_yscale("log")
@@ -240,9 +250,58 @@ def latency_table(ds: xr.Dataset, name: str, ref: str = "MTPM") -> pd.DataFrame:
 
 
 def wait_table(ds: xr.Dataset) -> pd.DataFrame:
-    """Fig. 18: cumulative wait before each atomic operation / MTPM's (summed over traces)."""
+    """Fig. 18: cumulative wait for key / tokens before each atomic operation / MTPM's
+    (summed over traces), token schemes only."""
     w = ds.wait_time.sum("trace")
-    return (w / w.sel(scheme="MTPM")).to_pandas()
+    return (w / w.sel(scheme="MTPM")).sel(scheme=list(C.TOKEN)).to_pandas()
+
+
+def start_delay_table(ds: xr.Dataset) -> pd.DataFrame:
+    """What PPM (pre-charge lock) and DCC (scheduled start) delay each atomic operation by,
+    in ms summed over the traces: not a key / token wait, so not in Fig. 18."""
+    w = ds.wait_time.sum("trace").sel(scheme=[s for s in ("PPM", "DCC") if s in ds.scheme])
+    return (w / 1e6).to_pandas()
+
+
+def setup_table(ds: xr.Dataset, ids: list[str] | None = None) -> pd.DataFrame:
+    """Our value and verdict of each claim under every reading / set-up, side by side (the
+    claims whose verdict changes first, or the claims ``ids``)."""
+    t = scorecard.readings("mtpm", ds)
+    if ids is not None:
+        t = t[t.claim.isin(ids)]
+    return t.sort_values("changes", ascending=False, kind="stable").set_index("claim")
+
+
+def dcc_latency_table(ds: xr.Dataset) -> pd.DataFrame:
+    """DCC's throughput / NPM over its decision latency at the sweep's alphas (mean over the
+    traces) and the alpha-8 overhead (the CALIBRATION's pick: ``dcc_calibrated_decision_ns``)."""
+    norm = (ds.dcc_latency_throughput / ds.dcc_latency_npm).mean("trace")
+    t = norm.to_pandas()
+    t.columns = [f"DCC / NPM at alpha = {a:g}" for a in t.columns]
+    t["overhead at alpha = 8 (%)"] = ds.dcc_latency_overhead_alpha8.to_pandas()
+    t.index.name = "decision latency (ns)"
+    return t
+
+
+def fig_dcc_latency(ds: xr.Dataset) -> plt.Figure:
+    """DCC / NPM per trace over the decision latency, at each alpha of the sweep; the
+    calibrated latency marked as a calibration."""
+    norm = ds.dcc_latency_throughput / ds.dcc_latency_npm
+    alphas = list(norm.dcc_alpha.values)
+    fig, axes = plt.subplots(1, len(alphas), figsize=(9, 3.4), sharey=True)
+    for ax, a in zip(np.atleast_1d(axes), alphas, strict=True):
+        for tr in norm.trace.values:
+            ax.plot(norm.dcc_latency / 1000, norm.sel(dcc_alpha=a, trace=tr), marker="o",
+                    label=str(tr))  # fmt: skip
+        ax.axvline(float(ds.dcc_calibrated_decision_ns) / 1000, color="k", ls=":",
+                   label="CALIBRATION (8.21 % at alpha 8)")  # fmt: skip
+        ax.set_xscale("symlog", linthresh=1)
+        ax.set_xlabel("DCC decision latency (us)")
+        ax.set_title(f"alpha = {a:g}", fontsize=9)
+    np.atleast_1d(axes)[0].set_ylabel("DCC throughput / NPM")
+    np.atleast_1d(axes)[-1].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
 
 
 def dcc_model_table(ds: xr.Dataset) -> pd.DataFrame:

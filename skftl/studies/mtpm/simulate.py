@@ -9,7 +9,10 @@ current-profile shape. The current profiles are a calibrated model (see
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import warnings
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,10 +29,18 @@ from skftl.nand import Ftl, Geometry, resolve_nand
 from skftl.nand.ftl import flash_log_reserve
 from skftl.pipeline import workload_for
 from skftl.power.device import OP_PROGRAM, OP_READ, TYPE_NAMES, Device
-from skftl.power.profiles import ATOMIC_LABELS, ATOMICS, LEVEL_UNIT, Profiles, load_profiles
+from skftl.power.kernel import A_CHAN
+from skftl.power.profiles import (
+    ATOMIC_LABELS,
+    ATOMICS,
+    LEVEL_UNIT,
+    SAMPLE_NS,
+    Profiles,
+    load_profiles,
+)
 from skftl.power.sim import DCC_MODELS, OpStream, SimResult, Tables, build_tables, simulate
 from skftl.power.tokens import TokenModel, latency_overhead_cycles
-from skftl.power.variants import profile_variant
+from skftl.power.variants import device_profiles, profile_variant
 from skftl.power.workload import FtlStreamInfo, from_nand_ops, ops_from_ftl, ops_from_requests
 from skftl.traces.nand_ops import mtpm_ops
 from skftl.traces.workload import configured_candidates
@@ -59,6 +70,7 @@ class _Runner:
     device: Device
     bar: Any
     dcc_model: str = "subatomic"
+    dcc_decision_ns: int = 0
     _tables: dict = field(default_factory=dict)
 
     def sim(
@@ -74,14 +86,15 @@ class _Runner:
         dcc_model=None,
         **kw,
     ) -> SimResult:
-        prof = profiles or self.profiles
         dev = device or self.device
+        prof = device_profiles(profiles or self.profiles, dev)
         dcc = dcc_model or self.dcc_model
         tok = TokenModel(alpha, tg)
         tk = (key, dev, alpha, tg, dcc)
         if tk not in self._tables:
             self._tables[tk] = build_tables(prof, dev, tok, dcc)
         tables: Tables = self._tables[tk]
+        kw.setdefault("dcc_decision_ns", self.dcc_decision_ns)
         res = simulate(ops, scheme, prof, dev, tok, tables=tables, **kw)
         if not res.completed:
             raise RuntimeError(f"{scheme} did not complete {ops.label} (deadlock?)")
@@ -154,34 +167,218 @@ def _da(values, dims, coords, units, long_name) -> xr.DataArray:
     )
 
 
+SETUPS = {
+    "default": "the config as given",
+    "read_on_chip": "set-up variant: read data-out inside the chip (the earlier model: a 9 us "
+    "phase that never uses the channel)",
+    "verify2": "reading: 2 verifies per MSB loop (execution / verify re-split so Table IV's "
+    "tPROG LSB and MSB still hold)",
+    "dcc_calibrated": "CALIBRATION: DCC's decision latency set so that DCC's overhead at "
+    "alpha = 8 is the paper's 8.21 %",
+}
+
+
+def _setup_device(sec: dict, setup: str) -> dict:
+    """The ``device`` section of a set-up."""
+    dev = dict(sec["device"])
+    if setup == "read_on_chip":
+        dev["read_model"] = "chip"
+    elif setup == "verify2":
+        dev["msb_verifies"] = int(sec["msb_verifies_alt"])
+    return dev
+
+
+def _workers(sec: dict) -> int:
+    w = int(sec.get("workers", 0))
+    if w < 0:
+        raise ConfigError(f"mtpm.workers must be >= 0 (0 = all cores), got {w}")
+    return w or (os.cpu_count() or 1)
+
+
 def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
-    """Every figure's data for the config's ``mtpm`` section (see config/config.yaml)."""
+    """Every figure's data for the config's ``mtpm`` section (see config/config.yaml): the
+    paper's figures under every set-up of ``SETUPS`` (dimension ``setup``), DCC's decision
+    latency sweep, and the two studies beyond the paper. The parts are independent and run
+    in ``mtpm.workers`` processes; the result is the same for any number of workers."""
     if "mtpm" not in cfg:
         raise ConfigError("config has no 'mtpm' section")
     sec = cfg["mtpm"]
     seed = int(cfg.get("seed", 0))
     prof = load_profiles(_profile_path(sec.get("profiles")))
     dev = Device.from_config(sec["device"])
-    alpha, tg = float(sec["alpha"]), int(sec["tg"])
-    schemes = list(sec["schemes"])
     syn = _synthetic(sec, seed, dev.n_chips)
     real, real_meta = _real(cfg, sec, dev.n_chips)
+    inp = _Inputs(cfg, prof, syn, real, real_meta)
+    # the longest part first: the calibrated set-up runs the latency sweep before its figures
+    parts = (
+        [("calibrated", "dcc_calibrated")]
+        + [("figures", s) for s in SETUPS if s != "dcc_calibrated"]
+        + [("multichannel", ""), ("sensitivity", "")]
+    )
+    workers = min(_workers(sec), len(parts))
+    bar = tqdm(total=len(parts), desc="mtpm", disable=not progress)
+    out: dict[tuple[str, str], xr.Dataset] = {}
+    if workers == 1:
+        for part in parts:
+            out[part] = _part(inp, *part)
+            bar.update(1)
+    else:
+        _warm_up(prof, dev)
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            futs = {pool.submit(_part, inp, *part): part for part in parts}
+            for f in as_completed(futs):
+                out[futs[f]] = f.result()
+                bar.update(1)
+    bar.close()
+    per_setup = [out[("calibrated", "dcc_calibrated")] if s == "dcc_calibrated"
+                 else out[("figures", s)] for s in SETUPS]  # fmt: skip
+    base = out[("figures", "default")]
+    fig_vars = [v for v in base.data_vars if v not in _SHARED]
+    ds = xr.concat(
+        [d[fig_vars].expand_dims(setup=[s]) for s, d in zip(SETUPS, per_setup, strict=True)],
+        dim="setup",
+    )
+    ds["setup_description"] = xr.DataArray(list(SETUPS.values()), dims=("setup",))
+    cal = out[("calibrated", "dcc_calibrated")]
+    ds = ds.merge(cal[[v for v in cal.data_vars if v not in fig_vars]])
+    ds = ds.merge(out[("multichannel", "")]).merge(out[("sensitivity", "")])
+    for v in _SHARED:
+        ds[v] = base[v]
+    mch = out[("multichannel", "")]
+    ds.attrs.update(
+        # without `workers`: the dataset is the same for any number of them
+        config=yaml.safe_dump(
+            {"mtpm": {k: v for k, v in sec.items() if k != "workers"}, "seed": seed},
+            sort_keys=False,
+        ),
+        skftl_version=skftl.__version__,
+        profiles=prof.source,
+        op_types=",".join(TYPE_NAMES),
+        trace_labels=yaml.safe_dump(real_meta, sort_keys=False),
+        trace_sha256=",".join(f"{w}:{m['sha256']}" for w, m in real_meta.items()),
+        multichannel_source=mch.attrs.get("source", ""),
+        multichannel_trace=mch.attrs.get("multichannel_trace", ""),
+        dcc_calibrated_decision_ns=float(cal["dcc_calibrated_decision_ns"]),
+    )
+    return ds
+
+
+# variables every set-up shares (the inputs' properties)
+_SHARED = ("workload_label", "workload_read_fraction", "token_transfer_cycles")
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    """What every part of the study reads (handed to the worker processes)."""
+
+    cfg: dict
+    prof: Profiles
+    syn: dict
+    real: dict
+    real_meta: dict
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+
+def _part(inp: _Inputs, kind: str, setup: str) -> xr.Dataset:
+    """One independent part of the study (see ``run``)."""
+    sec = inp.cfg["mtpm"]
+    seed = int(inp.cfg.get("seed", 0))
+    rn = _Runner(
+        inp.prof,
+        Device.from_config(_setup_device(sec, setup or "default")),
+        _NoBar(),
+        dcc_model=str(sec["dcc_model"]),
+        dcc_decision_ns=int(sec["dcc_decision_ns"]),
+    )
+    if kind == "multichannel":
+        return _multichannel(inp.cfg, sec, rn, seed)
+    if kind == "sensitivity":
+        return _sensitivity(sec, rn, inp.syn)
+    if kind == "figures":
+        return _figures(sec, rn, inp)
+    sweep = _dcc_sweep(sec, rn, inp.syn)
+    rn.dcc_decision_ns = int(sweep["dcc_calibrated_decision_ns"])
+    return _figures(sec, rn, inp).merge(sweep)
+
+
+def _dcc_sweep(sec: dict, rn: _Runner, syn: dict[str, OpStream]) -> xr.Dataset:
+    """DCC over its decision latency (``dcc_decision_sweep_ns``) at the study's alpha and at
+    alpha = 8 (no binding budget: the overhead), and the latency that CALIBRATES DCC's
+    alpha-8 overhead to ``dcc_calibration_target`` % (linear interpolation on the sweep)."""
+    lats = [int(x) for x in sec["dcc_decision_sweep_ns"]]
+    if sorted(lats) != lats or len(lats) < 2 or lats[0] < 0:
+        raise ConfigError(
+            f"mtpm.dcc_decision_sweep_ns must be >= 2 increasing values >= 0, got {lats}"
+        )
+    alphas = sorted({float(sec["alpha"]), 8.0})
+    tg = int(sec["tg"])
+    tr = list(syn)
+    thr = np.zeros((len(lats), len(alphas), len(tr)))
+    npm = np.zeros((len(alphas), len(tr)))
+    for k, a in enumerate(alphas):
+        for j, name in enumerate(tr):
+            npm[k, j] = rn.sim(syn[name], "NPM", a, tg).throughput_ops_per_s
+            for i, lat in enumerate(lats):
+                r = rn.sim(syn[name], "DCC", a, tg, dcc_decision_ns=lat)
+                thr[i, k, j] = r.throughput_ops_per_s
+    ovh = 100.0 * (1.0 - (thr[:, alphas.index(8.0)] / npm[alphas.index(8.0)]).mean(axis=1))
+    target = float(sec["dcc_calibration_target"])
+    cal = _calibrate(lats, ovh, target)
+    c = {"dcc_latency": lats, "dcc_alpha": alphas, "trace": tr}
+    return xr.Dataset(
+        {
+            "dcc_latency_throughput": _da(
+                thr, ("dcc_latency", "dcc_alpha", "trace"), c, "ops/s",
+                "DCC throughput vs its decision latency (ns per decision)",
+            ),
+            "dcc_latency_npm": _da(
+                npm, ("dcc_alpha", "trace"), {"dcc_alpha": alphas, "trace": tr}, "ops/s",
+                "NPM throughput at the sweep's alphas",
+            ),
+            "dcc_latency_overhead_alpha8": _da(
+                ovh, ("dcc_latency",), {"dcc_latency": lats}, "%",
+                "DCC throughput overhead vs NPM at alpha = 8, mean over traces",
+            ),
+            "dcc_calibrated_decision_ns": _da(
+                round(cal), (), {}, "ns",
+                f"CALIBRATION: DCC decision latency giving {target} % overhead at alpha = 8",
+            ),
+        }
+    )  # fmt: skip
+
+
+def _calibrate(lats: list[int], ovh: np.ndarray, target: float) -> float:
+    """The latency at which the overhead first reaches ``target``: linear interpolation in
+    the first sweep interval that brackets it; the sweep point closest to it if none does
+    (the dataset keeps the sweep, so the miss shows)."""
+    for i in range(len(lats) - 1):
+        lo, hi = ovh[i], ovh[i + 1]
+        if lo <= target <= hi and hi > lo:
+            return lats[i] + (target - lo) / (hi - lo) * (lats[i + 1] - lats[i])
+    return float(lats[int(np.argmin(np.abs(ovh - target)))])
+
+
+def _warm_up(prof: Profiles, dev: Device) -> None:
+    """Compile (or load) the kernels once before the worker processes fork, so that they
+    inherit them instead of each compiling its own."""
+    ops = OpStream(np.array([0, 1]), np.array([0, 1]), np.array([0, 0]), np.array([0, 0]))
+    simulate(ops, "KMTPM_SA", device_profiles(prof, dev), dev, TokenModel(4, 4))
+
+
+def _figures(sec: dict, rn: _Runner, inp: _Inputs) -> xr.Dataset:
+    """Figs. 11-18 and Table III under the runner's device and DCC decision latency."""
+    syn, real, real_meta = inp.syn, inp.real, inp.real_meta
+    dev = rn.device
+    prof = device_profiles(rn.profiles, dev)
+    alpha, tg = float(sec["alpha"]), int(sec["tg"])
+    schemes = list(sec["schemes"])
     tgs = [int(x) for x in sec["tg_sweep"]]
     alphas = [float(x) for x in sec["alpha_sweep"]]
-    mc = sec["multichannel"]
-    variants = list(sec["sensitivity"]["variants"])
-    n_runs = (
-        len(syn) * len(schemes)
-        + len(syn) * (len(tgs) + 1)
-        + len(alphas) * len(schemes) * len(syn)
-        + len(real) * len(schemes)
-        + len(sec["fig11"]["schemes"])
-        + len(mc["schemes"]) * len(ARRANGEMENTS) * (3 if mc.get("address_mapped", True) else 2)
-        + len(variants) * len(schemes) * len(sec["sensitivity"]["traces"])
-        + len(DCC_MODELS) * (len(syn) * (1 + len(alphas)) + len(real))
-    )
-    bar = tqdm(total=n_runs, desc="mtpm", disable=not progress)
-    rn = _Runner(prof, dev, bar, dcc_model=str(sec["dcc_model"]))
     tr = list(syn)
     ds = xr.Dataset()
 
@@ -334,16 +531,18 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     for sch in f11["schemes"]:
         r = rn.sim(syn[f11["trace"]], sch, alpha, tg, record_bin_samples=bin_s)
         series[sch] = r.series / (alpha * LEVEL_UNIT)
-    n_bins = max(len(s) for s in series.values())
+    # the plotted window only (the whole run's peak is peak_over_budget)
+    n_bins = int(np.ceil(float(f11["window_us"]) * 1000.0 / (bin_s * SAMPLE_NS)))
     mat = np.zeros((len(series), n_bins))
     for i, s in enumerate(series.values()):
-        mat[i, : len(s)] = s
+        mat[i, : min(len(s), n_bins)] = s[:n_bins]
     ds["current_trace"] = _da(
         mat,
         ("fig11_scheme", "time"),
-        {"fig11_scheme": list(series), "time": np.arange(n_bins) * bin_s * 40 / 1000.0},
+        {"fig11_scheme": list(series), "time": np.arange(n_bins) * bin_s * SAMPLE_NS / 1000.0},
         "1",
-        f"max current per {bin_s * 40} ns, normalised to the budget ({f11['trace']})",
+        f"max current per {bin_s * SAMPLE_NS} ns over the first {f11['window_us']} us, "
+        f"normalised to the budget ({f11['trace']})",
     )
     ds["time"].attrs.update(units="us", long_name="time")
 
@@ -351,6 +550,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     tok = TokenModel(alpha, tg)
     tmpl = dev.templates()
     tab_ops = {"program_lsb": 1, "read": 0, "erase": 3}
+    on_channel = build_tables(prof, dev, tok).arrays[A_CHAN]
     ovh = np.zeros((3, 3))
     n_atomic, op_us = np.zeros(3), np.zeros(3)
     for i, ty in enumerate(tab_ops.values()):
@@ -359,7 +559,9 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         hi = latency_overhead_cycles(
             n_at, tok.transfer_cycles(), dev.n_chips - 1, dev.t_comp_cycles
         )
-        op_ns = sum(prof.duration_ns(a) for a in tmpl[ty])
+        # on the chip only: Table IV's tR ends with the page in the page buffer, so a data-out
+        # on the channel is not part of it
+        op_ns = sum(prof.duration_ns(a) for a in tmpl[ty] if not on_channel[a])
         ovh[i] = (lo, hi, 100.0 * hi * dev.cycle_ns / op_ns)
         n_atomic[i], op_us[i] = n_at, op_ns / 1000.0
     c_op = {"operation": list(tab_ops)}
@@ -379,35 +581,6 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     ds["token_transfer_cycles"] = _da(
         tok.transfer_cycles(), (), {}, "cycles", "key + token bits sent per hop (T_trans)"
     )
-
-    # Beyond the paper 1: multi-channel arrangements (Sec. IV-F2)
-    mch = _multichannel(cfg, sec, rn, seed)
-    ds = ds.merge(mch)
-
-    # Beyond the paper 2: profile-shape sensitivity on a few traces
-    sens_tr = list(sec["sensitivity"]["traces"])
-    st = np.zeros((len(variants), len(schemes), len(sens_tr)))
-    sp = np.zeros((len(variants), len(sens_tr)))
-    for k, v in enumerate(variants):
-        pv = profile_variant(prof, v)
-        for j, name in enumerate(sens_tr):
-            for i, sch in enumerate(schemes):
-                r = rn.sim(syn[name], sch, alpha, tg, profiles=pv, key=v)
-                st[k, i, j] = r.throughput_ops_per_s
-                if sch == "NPM":
-                    sp[k, j] = r.peak_over_budget
-    cs = {"variant": variants, "scheme": schemes, "sens_trace": sens_tr}
-    ds["sensitivity_throughput"] = _da(
-        st, ("variant", "scheme", "sens_trace"), cs, "ops/s", "throughput per profile variant"
-    )
-    ds["sensitivity_npm_peak"] = _da(
-        sp,
-        ("variant", "sens_trace"),
-        {"variant": variants, "sens_trace": sens_tr},
-        "1",
-        "NPM peak current / budget - 1 per profile variant",
-    )
-    bar.close()
 
     # sub-atomic model of the profiles in use (documented in the notebook)
     tabs = build_tables(prof, dev, tok)
@@ -440,15 +613,36 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         "duration of each atomic operation in the current model",
     )
     ds["total_tokens"] = _da(tok.total_tokens, (), {}, "tokens", f"TT at alpha={alpha:g}, TG={tg}")
-    ds.attrs.update(
-        config=yaml.safe_dump({"mtpm": sec, "seed": seed}, sort_keys=False),
-        skftl_version=skftl.__version__,
-        profiles=prof.source,
-        op_types=",".join(TYPE_NAMES),
-        trace_labels=yaml.safe_dump(real_meta, sort_keys=False),
-        trace_sha256=",".join(f"{w}:{m['sha256']}" for w, m in real_meta.items()),
-        multichannel_source=mch.attrs.get("source", ""),
-        multichannel_trace=mch.attrs.get("multichannel_trace", ""),
+    return ds
+
+
+def _sensitivity(sec: dict, rn: _Runner, syn: dict[str, OpStream]) -> xr.Dataset:
+    """Beyond the paper: profile-shape variants (``skftl.power.variants``) on a few traces."""
+    alpha, tg = float(sec["alpha"]), int(sec["tg"])
+    schemes = list(sec["schemes"])
+    variants = list(sec["sensitivity"]["variants"])
+    sens_tr = list(sec["sensitivity"]["traces"])
+    st = np.zeros((len(variants), len(schemes), len(sens_tr)))
+    sp = np.zeros((len(variants), len(sens_tr)))
+    for k, v in enumerate(variants):
+        pv = profile_variant(rn.profiles, v)
+        for j, name in enumerate(sens_tr):
+            for i, sch in enumerate(schemes):
+                r = rn.sim(syn[name], sch, alpha, tg, profiles=pv, key=v)
+                st[k, i, j] = r.throughput_ops_per_s
+                if sch == "NPM":
+                    sp[k, j] = r.peak_over_budget
+    cs = {"variant": variants, "scheme": schemes, "sens_trace": sens_tr}
+    ds = xr.Dataset()
+    ds["sensitivity_throughput"] = _da(
+        st, ("variant", "scheme", "sens_trace"), cs, "ops/s", "throughput per profile variant"
+    )
+    ds["sensitivity_npm_peak"] = _da(
+        sp,
+        ("variant", "sens_trace"),
+        {"variant": variants, "sens_trace": sens_tr},
+        "1",
+        "NPM peak current / budget - 1 per profile variant",
     )
     return ds
 
