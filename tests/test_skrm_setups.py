@@ -94,3 +94,12 @@ def test_bad_setup_values_name_the_key():
         simulate.setup_options(sec, "warm")
     with pytest.raises(ConfigError, match="skrm.setups.passes"):
         simulate.setup_options(sec, "multi-pass")
+
+
+def test_class_kept_counts_updates_that_keep_the_block_popcount():
+    ppb = 16
+    old = np.array([-1, 3 * ppb + 1, 5 * ppb, 1 * ppb, 7 * ppb])
+    new = np.array([2 * ppb, 5 * ppb + 2, 4 * ppb, -1, 11 * ppb])
+    # updates of mapped entries: 3 -> 5 (kept), 5 -> 4 (not), 7 -> 11 (kept); a first write
+    # and a trim do not count
+    assert simulate.class_kept((new, old, new), ppb) == pytest.approx(2 / 3)

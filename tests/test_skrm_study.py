@@ -56,6 +56,8 @@ def test_study_runs_on_a_tiny_config():
     upd = ds["updates"].sel(scheme="PW FTL")
     assert (upd.sel(setup="multi-pass") == 2 * upd.sel(setup="cold")).all()
     assert int(ds["gc_copies"].sel(setup="warm").sum()) == 0
+    kept = ds["rows_class_kept"].values
+    assert ((kept >= 0) & (kept <= 1)).all()
     # detect counts agree between PW FTL and SK-FTL only when GC copies agree
     assert (lat.sel(op="inject") > 0).all()
     # FTL and PW FTL share the NAND run: identical bit differences (Fig. 13)

@@ -51,6 +51,7 @@ __all__ = [
     "load_preconditions",
     "setup_options",
     "replay",
+    "class_kept",
     "cost",
     "run",
     "sensitivity",
@@ -205,6 +206,17 @@ def replay(
     }
 
 
+def class_kept(log: tuple[np.ndarray, ...], pages_per_block: int) -> float:
+    """Share of the updates of mapped entries in ``log`` whose new block number has the
+    popcount of the old one (NaN without such updates)."""
+    _, old, new = log
+    upd = (old >= 0) & (new >= 0)
+    if not upd.any():
+        return np.nan
+    ob, nb = old[upd] // pages_per_block, new[upd] // pages_per_block
+    return float(np.mean(np.bitwise_count(ob) == np.bitwise_count(nb)))
+
+
 def cost(run: dict[str, Any], layout: Layout, scheme: Scheme) -> CostModel:
     """A cost model of ``scheme`` after the replay's updates (preconditioning applied to
     the state, then the counters cleared)."""
@@ -277,6 +289,8 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     rows_counts = np.zeros((n_u, n_t, n_r, n_o), np.int64)  # SK-FTL under each row rule
     rows_extra = np.zeros((len(ROWS_EXTRA), n_u, n_t, n_r), np.int64)
     rows_lat = np.zeros((2, n_u, n_t, n_r))
+    rows_kept = np.zeros((n_u, n_t, n_r))
+    pages_per_block = Geometry.from_config(resolve_nand(dict(sec["nand"]))).pages_per_block
     abl_counts = np.zeros((n_t, n_a, n_o), np.int64)
     abl_bitdiff = np.zeros((n_t, n_a), np.int64)
     logs: dict[str, dict[str, dict]] = {}
@@ -304,6 +318,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
             rows_counts[u, i, j] = [c[o] for o in OPS]
             rows_extra[:, u, i, j] = [c[n] for n in ROWS_EXTRA]
             rows_lat[:, u, i, j] = r["read_us"], r["write_us"]
+            rows_kept[u, i, j] = class_kept(r["log"], pages_per_block)
     for i, key in enumerate(keys):
         for j, s in enumerate(abl):
             c = cost(_scheme_run(s, logs[key]), layout, s).counters()
@@ -399,6 +414,15 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
             rows_extra[n],
             {"units": units, "long_name": f"SK-FTL: {long_name}, per row rule"},
         )
+    data["rows_class_kept"] = (
+        (*sut, "rows"),
+        rows_kept,
+        {
+            "units": "1",
+            "long_name": "SK-FTL: share of updates of mapped entries that keep the old block's "
+            "popcount class, per row rule",
+        },
+    )
     ds = xr.Dataset(data, coords=coords)
     # the set-up Sec. IV-A states, as the run used it (the claims check them)
     geo = Geometry.from_config(resolve_nand(dict(sec["nand"])))
