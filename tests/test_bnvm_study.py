@@ -23,6 +23,14 @@ def tiny_config(cache_dir: str, letters: tuple[str, ...] = ("A", "C")) -> dict:
     sec = cfg["bnvm"]
     sec.update(traces=list(letters), stand_ins={}, synthetic_requests=400, risk_timeouts_ms=[0, 10])
     sec.setdefault("idle_gap_cap_s", 1.0)
+    sec["split"] = {
+        "update_shares": [0.0, 0.5],
+        "first_writes": 256,
+        "streams": 4,
+        "first_pages": 2,
+        "rewrite_pages": 16,
+        "gap_us": 50.0,
+    }
     sec["log"]["log_pages_per_chip"] = 8
     sec["device"]["pages_per_block"] = 8
     sec["sweep"] = {
@@ -143,6 +151,27 @@ def test_active_time_lifetime_and_residency(tiny_cfg):
         bnvm.run(cfg, progress=False)
 
 
+def test_split_experiment_crosses_parity(tiny_cfg):
+    """Fig. 2's split from one workload family: with few rewrites dynamic is faster (it
+    packs concurrent appends), with many static is (dynamic crowded each file's pages onto
+    fewer chips, so the rewrites make more dirty rounds) -- under queue and stream; under
+    request, static stripes every request optimally and dynamic is never faster here."""
+    from skftl.pcm import PCMDevice
+    from skftl.studies.bnvm.split import split_experiment
+
+    sec = dict(tiny_cfg["bnvm"]["split"], update_shares=[0.0, 0.75])
+    out = split_experiment(PCMDevice(), sec)
+    ratio = out["ratio"]  # share x grouping x idle pick
+    g = {name: i for i, name in enumerate(("queue", "request", "stream"))}
+    for name in ("queue", "stream"):
+        assert (ratio[0, g[name]] < 1).all() and (ratio[1, g[name]] > 1).all()
+        assert (out["clean_diff"][1, g[name]] < 0).all()
+        assert (out["dirty_diff"][1, g[name]] > 0).all()
+    assert (ratio[:, g["request"]] >= 1).all()
+    with pytest.raises(ConfigError, match="update_shares"):
+        split_experiment(PCMDevice(), dict(sec, update_shares=[1.0]))
+
+
 def test_figures_draw(tiny_cfg):
     import matplotlib
 
@@ -160,6 +189,7 @@ def test_figures_draw(tiny_cfg):
         figs.fig_risk(ds),
         figs.fig_sweep(ds),
         figs.fig_log_size(ds),
+        figs.fig_split(ds),
     ):
         assert fig.axes
         plt.close(fig)
@@ -174,6 +204,8 @@ def test_figures_draw(tiny_cfg):
         figs.risk_table(ds),
         figs.breakeven_table(ds),
         figs.log_breakeven_table(ds),
+        figs.split_table(ds),
+        figs.split_sides(ds),
         scorecard.coverage("bnvm"),
     ):
         assert len(table)

@@ -328,3 +328,56 @@ def breakeven_table(ds: xr.Dataset) -> pd.DataFrame:
 def log_breakeven_table(ds: xr.Dataset) -> pd.DataFrame:
     """The same by log size at the device's refresh unit (inf: the log never filled)."""
     return ds["log_breakeven_refresh_ms"].reset_coords(drop=True).to_pandas().round(3)
+
+
+# --- can the model class produce Fig. 2's split? ------------------------------------------
+def fig_split(ds: xr.Dataset) -> plt.Figure:
+    """dynamic / static write time of the constructed workload (``split``) against its
+    update share, per grouping rule (solid: round-robin idle pick, dashed: lowest)."""
+    r = ds["split_ratio"]
+    fig, ax = plt.subplots(figsize=(5.5, 3.2))
+    for k, g in enumerate(r["grouping"].values):
+        for pick, style in zip(r["idle_pick"].values, ("-", "--"), strict=False):
+            ax.plot(
+                r["update_share"],
+                r.sel(grouping=g, idle_pick=pick),
+                style,
+                marker="o",
+                color=f"C{k}",
+                label=f"{g}, {pick}",
+            )
+    ax.axhline(1, color="k", lw=0.8)
+    ax.set_xlabel("update share of page writes (constructed workload)")
+    ax.set_ylabel("dynamic / static write time")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def split_table(ds: xr.Dataset) -> pd.DataFrame:
+    """The split experiment per update share and grouping (round-robin idle pick): the
+    write-time ratio and dynamic - static parallel clean and dirty writes."""
+    cols = {
+        "dyn/static time": ds["split_ratio"],
+        "clean dyn-static": ds["split_clean_diff"],
+        "dirty dyn-static": ds["split_dirty_diff"],
+    }
+    pick = str(ds["idle_pick"].values[0])
+    frames = {k: v.sel(idle_pick=pick, drop=True).to_pandas() for k, v in cols.items()}
+    return pd.concat(frames, axis=1).round(3)
+
+
+def split_sides(ds: xr.Dataset) -> pd.DataFrame:
+    """Per grouping rule: whether some update share makes dynamic faster (Fig. 2's A-B
+    side) and some makes static faster (the C-F side), under either idle pick."""
+    r = ds["split_ratio"]
+    rows = {
+        str(g): {
+            "dynamic faster somewhere (A-B side)": bool((r.sel(grouping=g) < 1).any()),
+            "static faster somewhere (C-F side)": bool((r.sel(grouping=g) > 1).any()),
+        }
+        for g in r["grouping"].values
+    }
+    out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("grouping")
+    out["both sides (the split)"] = out.all(axis=1)
+    return out

@@ -22,6 +22,7 @@ from skftl.pcm.device import PAGE_ENTRY_BYTES
 from skftl.pcm.schemes import FLUSH_ROUNDS
 from skftl.pcm.simulate import PagedTrace, PCMResult, active_span_s, paged_from_lpns
 from skftl.pipeline import workload_for
+from skftl.studies.bnvm.split import split_experiment
 from skftl.traces.requests import Requests
 
 LETTERS = ("A", "B", "C", "D", "E", "F")
@@ -470,6 +471,22 @@ def run(cfg: dict, progress: bool = True) -> xr.Dataset:
             "long_name": "one full-buffer flush on idle chips: parallel clean writes it adds",
         },
     )
+    if "split" not in sec:
+        raise ConfigError("bnvm.split: missing (the Fig. 2 split experiment's workload)")
+    split = split_experiment(device, sec["split"])
+    dims = ("update_share", "grouping", "idle_pick")
+    shares = [float(u) for u in sec["split"]["update_shares"]]
+    for key, units, what in (
+        ("ratio", "1", "dynamic / static write time"),
+        ("clean_diff", "1", "dynamic - static parallel clean writes"),
+        ("dirty_diff", "1", "dynamic - static parallel dirty writes"),
+    ):
+        ds[f"split_{key}"] = xr.DataArray(
+            split[key],
+            dims=dims,
+            coords={"update_share": shares},
+            attrs={"units": units, "long_name": f"split experiment: {what}"},
+        )
     ds["example_merge_rounds"] = xr.DataArray(
         merge_example(device),
         attrs={"units": "dirty write times", "long_name": "Sec. IV.C.1's merge: M_valid_pages"},
