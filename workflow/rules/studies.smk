@@ -10,6 +10,12 @@ def _study_resources(key, default):
     return lambda wildcards: config.get(wildcards.study, {}).get("resources", {}).get(key, default)
 
 
+def _study_threads(wildcards):
+    # a study whose section sets `workers` runs its parts in that many processes (0: all cores)
+    w = config.get(wildcards.study, {}).get("workers")
+    return 1 if w is None else (int(w) or workflow.cores)
+
+
 rule study_run:
     input:
         expand("results/traces/manifest/{trace}.json", trace=REAL_TRACES),
@@ -33,7 +39,7 @@ rule study_run:
         "../../envs/simulate.yaml"
     log:
         "results/logs/{study}_run.log",
-    threads: 1
+    threads: _study_threads
     resources:
         mem_mb=_study_resources("mem_mb", 8000),
         runtime=_study_resources("runtime_min", 120),
