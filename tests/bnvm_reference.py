@@ -128,7 +128,7 @@ def reference(
                 continue
             chip = {1: chip_of.get(p, p % n_chips), 2: b % n_chips}.get(scheme, p % n_chips)
             if full:
-                if any(q == p for q, _ in buf):
+                if any(q == p for q, _, _ in buf):
                     c["buffer_reads"] += 1
                     continue
                 if p in where:
