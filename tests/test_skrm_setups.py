@@ -15,19 +15,7 @@ from skftl.errors import ConfigError
 from skftl.skrm import PAPER_SCHEMES, CostModel, Layout
 from skftl.studies.skrm import simulate
 from skftl.traces.requests import Requests, TraceMeta
-
-NAND = {
-    "channels": 1,
-    "chips_per_channel": 2,
-    "planes_per_chip": 1,
-    "blocks_per_plane": 64,
-    "pages_per_block": 16,
-    "page_size": 4096,
-    "t_read_us": 40,
-    "t_prog_us": 500,
-    "t_erase_us": 3000,
-    "channel_mb_s": 400,
-}
+from tests.test_skrm_allocator import NAND
 
 
 def section() -> dict:

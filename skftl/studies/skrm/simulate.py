@@ -529,41 +529,24 @@ def sensitivity(
         dim = f"sens_{param}"
         vs = f"vs {long_name}"
         coords[dim] = (dim, values, {"units": units, "long_name": long_name})
-        data[f"{dim}_latency"] = (
-            (dim, "scheme", "op"),
-            out,
-            {"units": "ns", "long_name": f"accumulated SK-RM latency {vs}"},
-        )
-        data[f"{dim}_bitdiff"] = (
-            (dim, "scheme"),
-            bd,
-            {"units": "bits", "long_name": f"accumulated 1-bit difference {vs}"},
-        )
-        for d, direction in enumerate(("read", "write")):
-            data[f"{dim}_nand_{direction}"] = (
-                (dim, "scheme"),
-                nl[d],
-                {"units": "us", "long_name": f"mean NAND {direction} response time {vs}"},
-            )
-        if param not in NAND_PARAMS:
-            continue
-        for d, (name, u, what) in enumerate(
-            (("gc_copies", "pages", "GC page copies"), ("open_blocks", "blocks", "open blocks"))
-        ):
+        entries = [
+            ("latency", ("scheme", "op"), out, "ns", "accumulated SK-RM latency"),
+            ("bitdiff", ("scheme",), bd, "bits", "accumulated 1-bit difference"),
+            ("nand_read", ("scheme",), nl[0], "us", "mean NAND read response time"),
+            ("nand_write", ("scheme",), nl[1], "us", "mean NAND write response time"),
+        ]
+        if param in NAND_PARAMS:
+            entries += [
+                ("gc_copies", ("allocator",), nand_cost[0], "pages", "GC page copies"),
+                ("open_blocks", ("allocator",), nand_cost[1], "blocks", "open blocks"),
+                ("rows_latency", ("rows", "op"), rows_lat, "ns", "SK-FTL's latency per row rule"),
+                ("rows_bitdiff", ("rows",), rows_bd, "bits", "SK-FTL's 1-bit diff. per row rule"),
+            ]
+        for name, dims, arr, unit, what in entries:
             data[f"{dim}_{name}"] = (
-                (dim, "allocator"),
-                nand_cost[d],
-                {"units": u, "long_name": f"{what} {vs}"},
+                (dim, *dims),
+                arr,
+                {"units": unit, "long_name": f"{what} {vs}"},
             )
-        data[f"{dim}_rows_latency"] = (
-            (dim, "rows", "op"),
-            rows_lat,
-            {"units": "ns", "long_name": f"SK-FTL's accumulated latency per row rule {vs}"},
-        )
-        data[f"{dim}_rows_bitdiff"] = (
-            (dim, "rows"),
-            rows_bd,
-            {"units": "bits", "long_name": f"SK-FTL's 1-bit difference per row rule {vs}"},
-        )
     bar.close()
     return xr.Dataset(data, coords=coords, attrs={"sensitivity_trace": traces[key].meta.label})
