@@ -159,19 +159,23 @@ def fig_risk(ds: xr.Dataset) -> plt.Figure:
 
 def fig_sweep(ds: xr.Dataset) -> plt.Figure:
     """static total time / static + full total time over refresh unit size and latency
-    (> 1: the log policy pays off), per trace."""
+    (> 1: the log policy pays off, framed in red), per trace."""
     fig, letters, axes = _panels(ds, height=6.4)
     sp = ds["sweep_speedup"]
-    # white (speedup 1) in the middle; the scale reaches the largest |log2 speedup| shown,
-    # so the cells use the colour range instead of a fixed, mostly empty one
+    # one sequential scale over the speedups shown (log2), so the cells use the whole colour
+    # range whatever side of 1 they fall on; cells where the log pays off (> 1) are framed
     logs = np.log2(sp.values[np.isfinite(sp.values) & (sp.values > 0)])
-    m = max(float(np.abs(logs).max(initial=0.0)), 0.05)
+    lo, hi = (float(logs.min()), float(logs.max())) if len(logs) else (-1.0, 1.0)
+    if hi - lo < 1e-9:
+        lo, hi = lo - 0.5, hi + 0.5
+    cmap = plt.get_cmap("viridis")
     for ax, letter in zip(axes, letters, strict=False):
         z = sp.sel(trace=letter).values.T  # latency x unit
         lz = np.log2(np.where(z > 0, z, np.nan))
-        im = ax.imshow(lz, origin="lower", cmap="RdBu", aspect="auto", vmin=-m, vmax=m)
+        im = ax.imshow(lz, origin="lower", cmap=cmap, aspect="auto", vmin=lo, vmax=hi)
         for (r, c), val in np.ndenumerate(z):
-            dark = np.isfinite(lz[r, c]) and abs(lz[r, c]) > 0.6 * m
+            rgb = cmap((lz[r, c] - lo) / (hi - lo))[:3] if np.isfinite(lz[r, c]) else (1, 1, 1)
+            dark = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] < 0.5
             ax.text(
                 c,
                 r,
@@ -180,7 +184,10 @@ def fig_sweep(ds: xr.Dataset) -> plt.Figure:
                 va="center",
                 fontsize=6,
                 color="white" if dark else "black",
+                fontweight="bold" if val > 1 else "normal",
             )
+            if val > 1:
+                ax.add_patch(plt.Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, ec="red", lw=1.2))
         ax.set_xticks(range(sp.sizes["refresh_unit_pages"]), sp["refresh_unit_pages"].values)
         ax.set_yticks(range(sp.sizes["refresh_ms"]), [f"{v:g}" for v in sp["refresh_ms"].values])
         ax.set_xlabel("refresh unit (pages)")
