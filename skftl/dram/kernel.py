@@ -48,6 +48,7 @@ from skftl.dram.layout import (
     LP_DYNAMIC,
     LP_INTERLEAVED,
     LP_K,
+    LP_NB,
     LP_WPB,
     bt_address,
     chunk_bank,
@@ -67,6 +68,7 @@ from skftl.dram.timing import (
     conflicts,
     flush_tally,
     load_state,
+    paper_hit,
     paper_read_run,
     params_tuple,
     read_run,
@@ -401,6 +403,10 @@ def ops_kernel(
         # hit leaves its bank's stamp.
         keep_order = recency_col == B_LAST_IDX
         sorted_base = -1
+        # interleaved over every bank: a pass reads all banks, so the Fig. 7 order is one
+        # order of the banks whatever set is read; ``order`` then holds banks (sorted with
+        # base 0) and stays valid from one set to the next (no sort per lookup)
+        bank_order = inter and k == lp[LP_NB]
         # hot counters live in locals (see timing.load_state) and are stored at the end
         cycles, sets_probed, bt_reads, hits = (
             ct[CT_CYCLES],
@@ -439,14 +445,19 @@ def ops_kernel(
                     if ent_key[g, w] == key and (ent_flags[g, w] & F_VALID) != 0:
                         hw = w
                         break
-                if dynamic and base != sorted_base:
-                    chunk_order(base, lp, banks, recency_col, order)
-                    sorted_base = base if keep_order else -1
+                key_base = 0 if bank_order else base
+                if dynamic and key_base != sorted_base:
+                    chunk_order(key_base, lp, banks, recency_col, order)
+                    sorted_base = key_base if keep_order else -1
                 stop = False
                 for p in range(n_pass):
                     for jj in range(k):
-                        j = order[jj] if dynamic else jj
-                        bank = chunk_bank(base, j, lp)
+                        if dynamic and bank_order:
+                            bank = order[jj]
+                            j = bank - base + (k if bank < base else 0)
+                        else:
+                            j = order[jj] if dynamic else jj
+                            bank = chunk_bank(base, j, lp)
                         m = m_run  # a spread chunk's ways are consecutive reads of one row
                         if inter:
                             stop = early and hw == p * k + j
@@ -458,7 +469,11 @@ def ops_kernel(
                         if per_probe and (p > 0 or jj > 0):
                             banks[bank, B_OPEN] = row  # the probe's activation opened it
                         _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
-                        if paper_only:
+                        if paper_only and p > 0:
+                            # a later pass re-reads the row its first pass opened in this
+                            # bank, and no read of the bank came between: a row hit
+                            dlat, dst = paper_hit(bank, tp, banks, dst)
+                        elif paper_only:
                             dlat, dst, tally = paper_read_run(
                                 bank, row, m, tp, banks, acts, cases, dst, tally
                             )

@@ -372,6 +372,15 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
 
 
 @numba.njit(cache=True, inline="always")
+def paper_hit(bank, tp, banks, s):
+    """One read of a row known to be open in ``bank`` under the paper model: what
+    :func:`paper_read_run` does for a row hit (DL; no class to count: row hits are the
+    reads left over, see flush_tally), without the checks."""
+    banks[bank, B_LAST_IDX] = s[S_COUNT]
+    return tp[TP_DL], (s[0] + 1, s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+
+
+@numba.njit(cache=True, inline="always")
 def paper_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
     """:func:`read_run` under the paper model."""
     lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, banks, cases)
