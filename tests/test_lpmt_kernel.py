@@ -343,3 +343,16 @@ def test_hand_worked_probe_sequence_fig6_costs(placement, row_hits, want, cases)
 def test_bad_row_hit_accounting_names_the_key():
     with pytest.raises(ConfigError, match="row_hits"):
         Lpmt(LpmtConfig(row_hits="per_set"))
+
+
+def test_kernel_closures_capture_only_plain_values():
+    """numba keys a cached closure on the pickle of its captured values; a captured
+    dispatcher pickles differently in every process, so every run would compile the
+    kernel anew (~25 s). The specialised kernels capture numbers, tuples and flags only."""
+    for shape in K.PAPER_SHAPES:
+        for spec in ((0, None, *shape), (1, tuple(int(v) for v in DramTiming("ddr4").params()),
+                                         *shape), None):  # fmt: skip
+            cells = K.ops_kernel(spec).py_func.__closure__ or ()
+            for cell in cells:
+                v = cell.cell_contents
+                assert isinstance(v, int | bool | tuple | type(None)), (spec, type(v))
