@@ -197,6 +197,7 @@ def atomic_table(ds: xr.Dataset) -> pd.DataFrame:
             "peak (I_max)": ds.atomic_peak.values,
             "tokens (atomic)": ds.atomic_tokens.values.astype(int),
             "sub-atomic ops": ds.subatomic_count.values.astype(int),
+            "duration (us)": ds.atomic_duration.values,
         }
     )
 
