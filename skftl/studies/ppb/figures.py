@@ -9,10 +9,24 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from skftl.studies.ppb.claims import BIG, READINGS, improvement, is_array, policy_of
+from skftl.studies.claims import MissingInput
+from skftl.studies.ppb import claims
+from skftl.studies.ppb.claims import (
+    BIG,
+    READINGS,
+    improvement,
+    is_array,
+    metric_of,
+    policy_of,
+    setup_of,
+)
+from skftl.studies.ppb.setups import DEFAULT_SETUP
+from skftl.studies.ppb.simulate import at_setup
 
 NAMES = {"page": "conventional FTL", "ppb_split": "naive split (Fig. 3)", "ppb": "PPB"}
 PAPER_TRACES = ["web", "media"]
+# a bar averaging fewer page operations than this is masked (e.g. wsrch-small's 4 writes)
+MIN_OPS = 100
 
 
 def labels(ds: xr.Dataset) -> dict[str, str]:
@@ -26,12 +40,16 @@ def _kb(ps: object) -> str:
 
 # --- Figs. 12 and 15 --------------------------------------------------------------------------
 def improvement_bars(
-    ds: xr.Dataset, var: str, ylabel: str, paper: float | None = None
+    ds: xr.Dataset, var: str, ylabel: str, paper: float | None = None, min_ops: int = MIN_OPS
 ) -> plt.Figure:
     """Figs. 12/15: PPB's and the naive split's improvement over the conventional FTL per
     trace (one panel per page size); bars are the mean over the speed ratios, whiskers their
-    range. Traces without a finite value (write-only traces for reads) are left out."""
+    range. Traces without a finite value (write-only traces for reads) are left out, and so
+    is a bar averaging fewer than ``min_ops`` timed page reads (read bars) or host page
+    writes (write bars): a mean of a handful of pages is noise, not a result."""
     lab = labels(ds)
+    ops = ds["host_writes"] if var.startswith("write") else ds["timed_reads"]
+    ds = ds.assign({var: ds[var].where(ops.min("speed_ratio") >= min_ops)})
     traces = [
         t for t in ds["trace"].values if np.isfinite(ds[var].sel(trace=t, policy="ppb")).any()
     ]
@@ -122,45 +140,51 @@ def gc_table(ds: xr.Dataset, traces: list[str] | None = None) -> pd.DataFrame:
 
 # --- evidence for the readings and the misses -------------------------------------------------
 def readings_table(ds: xr.Dataset, direction: str = "read") -> pd.DataFrame:
-    """PPB's mean improvement (%) over the speed ratios under every named reading, per paper
-    trace and page size (a reading whose policy was not run is left out)."""
+    """PPB's mean improvement (%) over the speed ratios under every named reading (each at
+    its own set-up), per paper trace and page size; a reading whose policy or set-up was not
+    run is left out."""
     cols = {}
     for r in READINGS.options:
-        if policy_of(r) not in ds["policy"].values:
+        try:
+            imp = improvement(claims.at_setup(ds, r), r, direction).sel(trace=PAPER_TRACES)
+        except MissingInput:
             continue
-        imp = improvement(ds, r, direction).sel(trace=PAPER_TRACES)
         cols[r] = imp.mean("speed_ratio").to_series()
     return pd.DataFrame(cols).round(3)
 
 
 def reach_table(ds: xr.Dataset, policy: str = "ppb") -> pd.DataFrame:
-    """Why array-time gains stay small, at the largest ratio: the share of page reads that
-    hit data the trace wrote earlier (the only reads a write-time placement can move); the
-    gain on those reads if every one hit the fast half of its block (linear speed profile,
-    vs the block mean) and that times the share, the expected bound on the whole gain; then
-    the policy's measured gain on those reads, on the other reads (data laid out by
-    preconditioning: random positions under every policy, so zero in expectation except for
-    data GC copied during the replay; sampling noise in a finite trace) and on all reads."""
-    r = float(ds["speed_ratio"].max())
-    x = 1.0 - 1.0 / r
-    if_fast = 100.0 * (1.0 - (1.0 - 0.75 * x) / (1.0 - 0.5 * x))
-    at = {"trace": PAPER_TRACES, "speed_ratio": r}
-    frac = ds["reads_of_rewritten"].sel(trace=PAPER_TRACES)
+    """Why array-time gains stay small: per paper trace and page size, the share of page
+    reads that hit data the trace wrote (the only reads a write-time placement can move),
+    the first-read share (no history: nothing can have placed them) and the re-read share;
+    at each speed ratio the ceiling (that share of reads from the fastest virtual block, the
+    rest at the block mean) for reads of written data and for every re-read; then the
+    policy's measured gain on reads of written data, on the other reads (data laid out by
+    preconditioning: zero in expectation except for data GC copied; sampling noise in a
+    finite trace) and on all reads (at the default set-up)."""
+    d0 = at_setup(ds)
+    at = {"trace": PAPER_TRACES}
+    out = pd.DataFrame(
+        {
+            "reads_of_written_data": ds["reads_of_rewritten"].sel(**at).to_series(),
+            "first_reads": ds["first_read_share"].sel(**at).to_series(),
+            "re_reads": ds["reread_share"].sel(**at).to_series(),
+        }
+    )
+    for what in ("written", "reread"):
+        ceil = ds[f"read_ceiling_{what}"].sel(**at)
+        for r in ceil["speed_ratio"].values:
+            out[f"ceiling_{what}_{r:g}x_%"] = ceil.sel(speed_ratio=r).to_series()
 
-    def gain(name: str) -> pd.Series:
-        conv, pol = (ds[name].sel(**at, policy=p) for p in ("page", policy))
+    def gain(name: str, r: float) -> pd.Series:
+        conv, pol = (d0[name].sel(**at, speed_ratio=r, policy=p) for p in ("page", policy))
         return (100.0 * (conv - pol) / conv).drop_vars(["speed_ratio", "policy"]).to_series()
 
-    return pd.DataFrame(
-        {
-            "reads_of_rewritten": frac.to_series(),
-            "gain_if_all_fast_%": if_fast,
-            "expected_bound_%": (frac * if_fast).to_series(),
-            "gain_on_rewritten_%": gain("read_array_rewritten"),
-            "gain_on_other_%": gain("read_array_other"),
-            "gain_all_reads_%": gain("read_array"),
-        }
-    ).round(3)
+    for r in ds["speed_ratio"].values:
+        out[f"gain_written_{r:g}x_%"] = gain("read_array_rewritten", r)
+        out[f"gain_other_{r:g}x_%"] = gain("read_array_other", r)
+        out[f"gain_all_{r:g}x_%"] = gain("read_array", r)
+    return out.round(3)
 
 
 def placement_table(ds: xr.Dataset) -> pd.DataFrame:
@@ -173,25 +197,54 @@ def placement_table(ds: xr.Dataset) -> pd.DataFrame:
 
 
 def write_table(ds: xr.Dataset) -> pd.DataFrame:
-    """Mean program time of host page writes (us) per paper trace, page size and policy, at
-    every ratio: the evidence of the write claims under the array-time readings."""
+    """Mean program time (us) per paper trace, page size and policy at every ratio, of host
+    page writes alone and of all programs (host writes and GC copies): the evidence of the
+    write claims under the ``array`` and ``programs`` readings."""
     pols = [p for p in [*NAMES, "ppb_strict"] if p in ds["policy"].values]
-    da = ds["write_array"].sel(trace=PAPER_TRACES, policy=pols)
-    return da.to_dataframe()["write_array"].unstack("policy").round(3)
+    sub = ds[["write_array", "write_array_all"]].sel(trace=PAPER_TRACES, policy=pols)
+    df = sub.to_dataframe()[["write_array", "write_array_all"]]
+    return (
+        df.rename(columns={"write_array": "host", "write_array_all": "all"})
+        .unstack("policy")
+        .round(3)
+    )
+
+
+def write_measures(ds: xr.Dataset, policy: str = "ppb") -> pd.DataFrame:
+    """PPB's write change (%) per set-up, paper trace and page size, at the worst ratio:
+    host programs alone beside all programs (host + GC), and request latency."""
+    cols = {
+        "host_programs_%": "write_array_improvement",
+        "all_programs_%": "write_programs_improvement",
+        "request_%": "write_improvement",
+    }
+    out = {}
+    for k, name in cols.items():
+        da = ds[name].sel(trace=PAPER_TRACES, policy=policy)
+        out[k] = da.isel(speed_ratio=abs(da).argmax("speed_ratio")).to_series()
+    return pd.DataFrame(out).round(4)
 
 
 def readings_bars(ds: xr.Dataset) -> plt.Figure:
     """Read improvement (%) of PPB over the conventional FTL at Table 1's page size under
-    each named reading, per paper trace and speed ratio."""
+    each named reading of the default set-up (``programs`` reads as ``array``), per paper
+    trace and speed ratio."""
+    d0 = at_setup(ds)
     lab = labels(ds)
-    readings = [r for r in READINGS.options if policy_of(r) in ds["policy"].values]
+    readings = [
+        r
+        for r in READINGS.options
+        if setup_of(r) == DEFAULT_SETUP
+        and metric_of(r) != "programs"
+        and policy_of(r) in ds["policy"].values
+    ]
     fig, axes = plt.subplots(1, len(PAPER_TRACES), figsize=(10, 3.3), sharey=True)
     ratios = ds["speed_ratio"].values
     w = 0.8 / len(readings)
     for ax, t in zip(axes, PAPER_TRACES, strict=True):
         x = np.arange(len(ratios))
         for k, r in enumerate(readings):
-            v = improvement(ds, r).sel(trace=t, page_size=BIG)
+            v = improvement(d0, r).sel(trace=t, page_size=BIG)
             ax.bar(
                 x + (k - (len(readings) - 1) / 2) * w,
                 v,
@@ -206,6 +259,106 @@ def readings_bars(ds: xr.Dataset) -> plt.Figure:
     axes[0].legend(fontsize=7)
     fig.tight_layout()
     return fig
+
+
+# --- preconditioning set-ups and latency statistics (issue #16) ------------------------------
+def setups_bars(ds: xr.Dataset, policy: str = "ppb", page_size: int = BIG) -> plt.Figure:
+    """PPB's read improvement (%) under each preconditioning set-up, per paper trace: array
+    time (bars, one per speed ratio) and request latency (markers)."""
+    lab = labels(ds)
+    setups = list(ds["setup"].values)
+    ratios = ds["speed_ratio"].values
+    fig, axes = plt.subplots(1, len(PAPER_TRACES), figsize=(11, 3.4), sharey=True)
+    w = 0.8 / len(ratios)
+    for ax, t in zip(axes, PAPER_TRACES, strict=True):
+        x = np.arange(len(setups))
+        at = {"trace": t, "page_size": page_size, "policy": policy}
+        for k, r in enumerate(ratios):
+            off = (k - (len(ratios) - 1) / 2) * w
+            arr = ds["read_array_improvement"].sel(**at, speed_ratio=r)
+            req = ds["read_improvement"].sel(**at, speed_ratio=r)
+            ax.bar(x + off, arr, w, color=f"C{k}", label=f"array, {r:g}x")
+            ax.plot(x + off, req, "k^", ms=4, label="request latency" if k == 0 else None)
+        ax.axhline(0, color="0.5", lw=0.6)
+        ax.set_xticks(x, setups)
+        ax.set(title=f"{lab[t]}, {_kb(page_size)}, {policy}", xlabel="preconditioning set-up")
+    axes[0].set_ylabel("read improvement over conventional (%)")
+    axes[0].legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    return fig
+
+
+def setups_table(ds: xr.Dataset, page_size: int = BIG) -> pd.DataFrame:
+    """Per set-up and paper trace (one page size, mean over the ratios): PPB's read gain in
+    array time and request latency, the strict variant's, the reads timed, and the erases
+    and GC copies of the conventional FTL and PPB."""
+    at = {"trace": PAPER_TRACES, "page_size": page_size}
+    rows = {}
+    for setup in ds["setup"].values:
+        d = ds.sel(setup=setup, **at)
+        for t in PAPER_TRACES:
+            v = d.sel(trace=t)
+            rows[(str(setup), t)] = {
+                "ppb_read_array_%": float(v["read_array_improvement"].sel(policy="ppb").mean()),
+                "ppb_read_request_%": float(v["read_improvement"].sel(policy="ppb").mean()),
+                "strict_read_array_%": float(
+                    v["read_array_improvement"].sel(policy="ppb_strict").mean()
+                )
+                if "ppb_strict" in ds["policy"].values
+                else np.nan,
+                "timed_reads": float(v["timed_reads"].sel(policy="page").isel(speed_ratio=0)),
+                "erases_conv": float(v["erases"].sel(policy="page").isel(speed_ratio=0)),
+                "erases_ppb": float(v["erases"].sel(policy="ppb").isel(speed_ratio=0)),
+                "gc_copies_conv": float(v["gc_copies"].sel(policy="page").isel(speed_ratio=0)),
+                "gc_copies_ppb": float(v["gc_copies"].sel(policy="ppb").isel(speed_ratio=0)),
+            }
+    df = pd.DataFrame.from_dict(rows, orient="index")
+    df.index.names = ["setup", "trace"]
+    return df.round(3)
+
+
+def latency_table(ds: xr.Dataset, page_size: int = BIG) -> pd.DataFrame:
+    """Read request latency of the default set-up per paper trace, policy and ratio: mean,
+    median, p90, the mean of the reads not stalled by GC, the share of reads stalled and
+    the share of read latency they carry, and PPB's gain (%) by each statistic."""
+    d0 = at_setup(ds).sel(trace=PAPER_TRACES, page_size=page_size)
+    pols = [p for p in ("page", "ppb", "ppb_strict") if p in ds["policy"].values]
+    cols = {
+        "mean_us": "read_latency",
+        "median_us": "read_latency_median",
+        "p90_us": "read_latency_p90",
+        "unstalled_mean_us": "read_latency_unstalled",
+        "stalled_reads": "read_gc_stalled",
+        "stalled_latency_share": "read_gc_latency_share",
+        "gain_mean_%": "read_improvement",
+        "gain_median_%": "read_median_improvement",
+        "gain_p90_%": "read_p90_improvement",
+        "gain_unstalled_%": "read_unstalled_improvement",
+    }
+    sub = d0[list(cols.values())].sel(policy=pols)
+    return (
+        sub.to_dataframe()[list(cols.values())]
+        .rename(columns={v: k for k, v in cols.items()})
+        .round(3)
+    )
+
+
+def seeds_table(ds: xr.Dataset, page_size: int = BIG) -> pd.DataFrame:
+    """Read request latency gain (%) of PPB and the strict variant over the conventional FTL
+    for each fill seed (default set-up), per paper trace and ratio, with the mean, median,
+    p90 and unstalled-mean gains of every seed: how much of a request-latency gain is the
+    fill's luck."""
+    pols = [p for p in ("ppb", "ppb_strict") if p in ds["policy"].values]
+    at = {"trace": PAPER_TRACES, "page_size": page_size}
+    out = {}
+    for name in ("read_latency", "read_latency_median", "read_latency_p90",
+                 "read_latency_unstalled", "read_array"):  # fmt: skip
+        v = ds[f"{name}_by_seed"].sel(**at)
+        conv = v.sel(policy="page")
+        gain = 100.0 * (conv - v.sel(policy=pols)) / conv
+        out[name.removeprefix("read_")] = gain.to_series()
+    df = pd.DataFrame(out).unstack("fill_seed")
+    return df.round(2)
 
 
 # --- beyond the paper -------------------------------------------------------------------------
@@ -289,3 +442,77 @@ def ppb_sk_table(ds: xr.Dataset) -> pd.DataFrame:
     pols = [p for p in SK_POLICIES if p in ds["policy"].values]
     sub = ds[cols].sel(trace=PAPER_TRACES, policy=pols).mean("speed_ratio")
     return sub.to_dataframe()[cols].round(3)
+
+
+# --- sentences generated from the values (they stay true when a parameter changes) ----------
+def _span(values: xr.DataArray, fmt: str = ".2f") -> str:
+    lo, hi = float(values.min()), float(values.max())
+    return f"{lo:{fmt}}" if f"{lo:{fmt}}" == f"{hi:{fmt}}" else f"{lo:{fmt}} to {hi:{fmt}}"
+
+
+def reproducibility_text(ds: xr.Dataset, page_size: int = BIG) -> str:
+    """What the traces at hand allow, in Markdown, from the run's own numbers: per paper
+    trace the read shares and the ceiling at each speed ratio against the paper's 18.56 %
+    (best) and 10 % (mean over 2x-5x), and what PPB measured under each set-up."""
+    lines = []
+    ratios = ds["speed_ratio"].values
+    for t in PAPER_TRACES:
+        at = {"trace": t, "page_size": page_size}
+        v = {k: float(ds[k].sel(**at)) for k in ("first_read_share", "reads_of_rewritten")}
+        if not np.isfinite(v["first_read_share"]):
+            lines.append(f"- **{labels(ds)[t]}** has no reads at {_kb(page_size)}.")
+            continue
+        ceil_r = ds["read_ceiling_reread"].sel(**at)
+        ceil_w = ds["read_ceiling_written"].sel(**at)
+        per_ratio = ", ".join(f"{float(ceil_r.sel(speed_ratio=r)):.2f} % at {r:g}x" for r in ratios)
+        gains = ds["read_array_improvement"].sel(**at, policy="ppb").max("speed_ratio")
+        by_setup = ", ".join(f"{s}: {float(gains.sel(setup=s)):.2f} %" for s in ds["setup"].values)
+        best = float(ceil_r.max())
+        verdict = (
+            "below the paper's 18.56 %: no placement of this trace's reads can reach it"
+            if best < 18.56
+            else "above the paper's 18.56 %: the trace would allow it"
+        )
+        synthetic = " (a synthetic stand-in: its numbers say nothing about the paper's trace)"
+        lines.append(
+            f"- **{labels(ds)[t]}**{synthetic if int(ds['trace_synthetic'].sel(trace=t)) else ''}"
+            f", {int(ds['trace_requests'].sel(trace=t))} requests, {_kb(page_size)} pages: "
+            f"{v['first_read_share']:.1%} of its page reads are the first access to their page "
+            f"(nothing can have placed them), {v['reads_of_rewritten']:.1%} hit data the trace "
+            f"wrote (the only reads a write-time placement can move). Ceiling, if every re-read "
+            f"came from the fastest virtual block: {per_ratio}; best {best:.2f} %, {verdict}. "
+            f"Counting only reads of written data the ceiling is {_span(ceil_w)} %. PPB's best "
+            f"measured array-time read gain per set-up: {by_setup}."
+        )
+    return "\n".join(lines)
+
+
+def latency_text(ds: xr.Dataset, trace: str = "web", page_size: int = BIG) -> str:
+    """How much of the request-latency gain is GC luck, in Markdown, from the run's numbers:
+    the gain's range over fill seeds, the GC-stalled reads, median and unstalled gains."""
+    d0 = at_setup(ds).sel(trace=trace, page_size=page_size)
+    seeds = ds["read_improvement_by_seed"].sel(trace=trace, page_size=page_size)
+    conv = d0.sel(policy="page")
+    out = [
+        f"- **conventional FTL** ({labels(ds)[trace]}, {_kb(page_size)}): "
+        f"{_span(conv['read_gc_stalled'] * 100)} % of reads arrive during a GC burst on their "
+        f"chip and carry {_span(conv['read_gc_latency_share'] * 100, '.0f')} % of total read "
+        "latency."
+    ]
+    for pol in [p for p in ("ppb", "ppb_strict") if p in ds["policy"].values]:
+        v = d0.sel(policy=pol)
+        g = seeds.sel(policy=pol)
+        sign = (
+            "its sign depends on the fill seed"
+            if float(g.min()) < 0 < float(g.max())
+            else "its sign is the same for every seed"
+        )
+        out.append(
+            f"- **{pol}** ({labels(ds)[trace]}, {_kb(page_size)}): mean read request latency "
+            f"gain over {g.sizes['fill_seed']} fill seeds {_span(g)} % across the ratios "
+            f"({sign}); {_span(v['read_gc_stalled'] * 100)} % of reads arrive during a GC "
+            f"burst on their chip and carry {_span(v['read_gc_latency_share'] * 100, '.0f')} % "
+            f"of total read latency; the median gain is {_span(v['read_median_improvement'])} "
+            f"%, the gain without GC-stalled reads {_span(v['read_unstalled_improvement'])} %."
+        )
+    return "\n".join(out)
