@@ -325,10 +325,11 @@ def _tab4_note(w: str, h: str) -> Callable[[xr.Dataset, str], str]:
                 for o in ("folding", "folding_decimal", *HASHES)
                 if o != hash_of(h, reading) and o in var(ds, "hash").values
             )
+            d = len(str(n_sets)) - 1  # decimal folding's group width (10^d <= sets)
             text += (
                 f"; ours: `{hash_of(h, reading)}`; the other hashes here: {others} %. Binary "
-                "folding adds the key's r-bit parts; decimal folding adds 5-digit groups, "
-                "so it can reach only 10^5 of the sets"
+                f"folding adds the key's r-bit parts; decimal folding adds {d}-digit groups, "
+                f"so it reaches at most 10^{d} of the {n_sets:,} sets"
             )
         if h == "division":
             text += (
