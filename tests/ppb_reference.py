@@ -109,6 +109,13 @@ class RefPpb(RefFtl):
         area = 0 if self.policy == "ppb_split" else stream >> 1
         want = self.K - 1 if stream & 1 else 0
         blk = self.writable.get((chip, area, want))
+        if blk is None and area == 1 and want == self.K - 1 and self.iron:
+            # no free space in the iron-hot VB list: its LRU entry goes to the hot head
+            v = self.iron.popitem(last=False)[0]
+            self.hot[v] = None
+            self.level[v] = 2
+            self.stats["iron_demotions"] += 1
+            self.enforce()
         if blk is None and not (want == 0 and self.open[(chip, area)] < self.max_open):
             for d in range(1, self.K):
                 for k in (want - d, want + d):

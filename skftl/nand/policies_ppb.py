@@ -18,8 +18,9 @@ First stage (Sec. 3.2): the caller's identifier (request size by default, see
 goes to that area. Hot area (Sec. 3.4, Algorithm 1): a two-level LRU over LPNs; a write puts
 the LPN at the head of the hot list (or of the iron-hot list if it is already there); a read
 of a hot entry promotes it to the iron-hot head; when the iron-hot list exceeds its capacity
-its LRU entry is demoted to the hot head, when the hot list does its LRU entry leaves for the
-cold area. Cold area: an access-frequency table (reads per LPN while in the cold area); an
+its LRU entry is demoted to the hot head (so is it when an iron-hot program finds no free
+space in the iron-hot VB list), when the hot list does its LRU entry leaves for the cold
+area. Cold area: an access-frequency table (reads per LPN while in the cold area); an
 entry with at least ``cold_reads`` reads is *cold* (fast VB), else *icy-cold* (slow VB).
 The paper sorts the table; a threshold is the cheap online equivalent of "the frequently
 read part of the table". Level changes move nothing: the data lands on its level's VB class
@@ -263,6 +264,20 @@ def enforce_capacities(S):
         S.pstate[H_DEMOTE_HOT] += 1
 
 
+@inline
+def demote_iron_lru(S):
+    """Sec. 3.4: "when either the iron-hot list is full or when there is no free space left
+    in the iron-hot VB list, the least-recently-used entry is demoted to the head of the hot
+    list" -- the second case (the first is ``enforce_capacities``)."""
+    if S.pstate[H_IRON_LEN] > 0:
+        v = S.pstate[H_IRON_TAIL]
+        lru_remove(S, H_IRON_HEAD, v)
+        lru_push_head(S, H_HOT_HEAD, v)
+        set_level(S, v, HOT)
+        S.pstate[H_DEMOTE_IRON] += 1
+        enforce_capacities(S)
+
+
 # --- hooks --------------------------------------------------------------------------------
 @inline
 def ppb_write_stream(S, lpn, given):
@@ -378,6 +393,8 @@ def vb_select(S, chip, area, want, cls):
     wp0 = S.pstate[H_OFF_WP] + _slot(S, chip, area, 0)
     open_k = S.pstate[H_OFF_OPEN] + chip * N_AREAS + area
     blk = S.pstate[wp0 + want]
+    if blk < 0 and area == HOT >> 1 and want == K - 1:
+        demote_iron_lru(S)  # Sec. 3.4: no free space left in the iron-hot VB list
     if blk < 0 and not (want == 0 and S.pstate[open_k] < S.pstate[H_MAX_OPEN]):
         for d in range(1, K):
             if want - d >= 0 and S.pstate[wp0 + want - d] >= 0:
