@@ -75,6 +75,17 @@ def test_multi_pass_counts_every_pass_and_precondition_is_state_only():
     assert with_pre["counters"]["host_writes"] == one["counters"]["host_writes"]
 
 
+@pytest.mark.parametrize(
+    ("key", "value"), [("rows", "diagonal"), ("first_write", "first"), ("open_per_class", 0)]
+)
+def test_bad_allocator_values_name_the_key(key, value):
+    sec = section()
+    simulate.check_allocator(sec)  # the defaults pass
+    sec[key] = value
+    with pytest.raises(ConfigError, match=f"skrm.{key}.*{value!r}"):
+        simulate.check_allocator(sec)
+
+
 def test_bad_setup_values_name_the_key():
     sec = section()
     sec["setups"] = {"warm_fraction": 1.5, "passes": 1}

@@ -35,7 +35,7 @@ import skftl
 from skftl.errors import ConfigError, UnknownTraceError
 from skftl.nand import Geometry, resolve_nand
 from skftl.nand.core import OPEN
-from skftl.nand.policies_skftl import ROWS
+from skftl.nand.policies_skftl import FIRST_WRITE, ROWS
 from skftl.pipeline import workload_for
 from skftl.skrm import CostModel, Layout, OpCosts, Scheme, ablation_schemes
 from skftl.skrm.model import OPS, PAPER_SCHEMES
@@ -49,6 +49,7 @@ __all__ = [
     "SETUPS",
     "load_workloads",
     "load_preconditions",
+    "check_allocator",
     "setup_options",
     "replay",
     "class_kept",
@@ -103,6 +104,19 @@ def load_preconditions(cfg: dict[str, Any], traces: dict[str, Requests]) -> dict
         except UnknownTraceError:
             continue
     return out
+
+
+def check_allocator(sec: dict[str, Any]) -> None:
+    """Raise a ConfigError naming the key when ``skrm``'s allocator settings are invalid."""
+    if sec.get("rows") not in ROWS:
+        raise ConfigError(f"skrm.rows must be one of {ROW_RULES}, got {sec.get('rows')!r}")
+    if sec.get("first_write") not in FIRST_WRITE:
+        raise ConfigError(
+            f"skrm.first_write must be one of {tuple(FIRST_WRITE)}, got {sec.get('first_write')!r}"
+        )
+    h = sec.get("open_per_class")
+    if not isinstance(h, int) or isinstance(h, bool) or h < 1:
+        raise ConfigError(f"skrm.open_per_class must be an integer >= 1, got {h!r}")
 
 
 def setup_options(sec: dict[str, Any], setup: str) -> dict[str, Any]:
@@ -268,8 +282,7 @@ NAND_COUNTERS = ("host_writes", "gc_copies", "erases")
 
 def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     sec = _settings(cfg["skrm"])
-    if sec.get("rows") not in ROWS:
-        raise ConfigError(f"skrm.rows must be one of {ROW_RULES}, got {sec.get('rows')!r}")
+    check_allocator(sec)
     cfg = {**cfg, "skrm": sec}
     seed = int(cfg["seed"])
     layout = Layout.from_config(sec["layout"])
