@@ -30,7 +30,8 @@ VARIANTS = {
     "short_exec": "program execution half as long (32.2 us), verify stretched to 44.8 us so an LSB "
     "loop still takes 77 us (an MSB program then takes 1.67 ms instead of 1.022 ms)",
     "short_read_exec": "read execution 15 us instead of 40 us, data out 34 us instead of 9 us "
-    "(tR stays 52 us)",
+    "(tR stays 52 us); meaningful under read_model: chip only (on the channel the chip part "
+    "is re-stretched to tR, which undoes it)",
 }
 
 
