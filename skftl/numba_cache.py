@@ -1,9 +1,18 @@
 """Keep Numba's on-disk cache honest for kernels that inline code from other modules.
 
-Numba keys a cached function on the source file that defines it only. A kernel that inlines
-helpers or constants from other modules would run stale machine code after an edit to one of
-those; ``drop_stale_cache`` removes the kernel's cached code whenever any source it depends on
-changed, so an edit can never run stale code.
+Numba keys a cached function on the file that defines it only (its modification time and
+size). A kernel that inlines helpers or constants from other modules would load stale machine
+code after an edit to one of those. ``drop_stale_cache`` therefore tags the kernel's cache
+entries with a digest of every source it depends on: Numba's own locator mechanism
+(``CacheImpl._locator_classes``) gets a locator that appends the tag to the function's
+disambiguator, so the cache file names carry the sources they were compiled from. A process
+that imported older sources (a long run started before an edit) saves under the old tag and can
+never hand its code to a process with the new sources; entries with another tag are deleted
+when a kernel is imported, so the cache does not grow with every edit.
+
+(If ``NUMBA_CACHE_LOCATOR_CLASSES`` is set, Numba uses that list instead and the tag is not
+applied; the deletion on import still keeps an edit from running stale code in the usual
+one-process-at-a-time case.)
 """
 
 from __future__ import annotations
@@ -14,7 +23,10 @@ from pathlib import Path
 
 from numba.core import caching, config
 
-from skftl.io import atomic_path
+TAG_CHARS = 16  # of the sha256 hex digest; enough to tell edits apart
+
+# source file (absolute path) -> the tag of the sources its cached functions were compiled from
+_TAGS: dict[str, str] = {}
 
 
 def _cache_dirs(kernel: Path) -> list[Path]:
@@ -30,24 +42,70 @@ def _cache_dirs(kernel: Path) -> list[Path]:
     return [user_wide, in_tree]
 
 
+class SourceTaggedLocator(caching._CacheLocator):
+    """Numba's usual locator for a file, with the file's source tag in the disambiguator
+    (hence in the cache file names). Only files registered by ``drop_stale_cache`` get one."""
+
+    def __init__(self, inner: caching._CacheLocator, tag: str) -> None:
+        self._inner = inner
+        self._tag = tag
+
+    @classmethod
+    def from_function(cls, py_func, py_file):  # noqa: ANN001, ANN206 - Numba's signature
+        tag = _TAGS.get(os.path.abspath(py_file))
+        if tag is None:
+            return None
+        for other in caching.CacheImpl._locator_classes:
+            if other is cls:
+                continue
+            inner = other.from_function(py_func, py_file)
+            if inner is not None:
+                return cls(inner, tag)
+        return None
+
+    def ensure_cache_path(self) -> None:
+        self._inner.ensure_cache_path()
+
+    def get_cache_path(self) -> str:
+        return self._inner.get_cache_path()
+
+    def get_source_stamp(self):  # noqa: ANN201 - any picklable object, as in Numba
+        return self._inner.get_source_stamp()
+
+    def get_disambiguator(self) -> str:
+        return f"{self._inner.get_disambiguator()}_{self._tag}"
+
+
+def _install_locator() -> None:
+    classes = caching.CacheImpl._locator_classes
+    if SourceTaggedLocator not in classes:
+        classes.insert(0, SourceTaggedLocator)
+
+
+def source_tag(*sources: str | Path) -> str:
+    """The tag of a set of source files: a digest of their bytes, in the order given."""
+    digest = hashlib.sha256(b"".join(Path(p).read_bytes() for p in sources)).hexdigest()
+    return digest[:TAG_CHARS]
+
+
 def drop_stale_cache(kernel_file: str | Path, *depends_on: str | Path) -> None:
-    """Drop the cached machine code of ``kernel_file``'s module, and of every dependency in
-    the same package, when the kernel or any of ``depends_on`` changed since the last import."""
+    """Tag the cached code of ``kernel_file``'s module (and of every dependency in the same
+    package) with the digest of all these sources, and delete their entries with another tag."""
+    _install_locator()
     kernel = Path(kernel_file)
     sources = [kernel, *(Path(p) for p in depends_on)]
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    stems = {p.stem for p in sources if p.parent == kernel.parent}
-    for i, cache in enumerate(_cache_dirs(kernel)):
-        stamp = cache / f"{kernel.stem}_sources.sha256"
+    tag = source_tag(*sources)
+    same_package = [p for p in sources if p.parent == kernel.parent]
+    for p in same_package:
+        _TAGS[os.path.abspath(p)] = tag
+    stems = {p.stem for p in same_package}
+    for cache in _cache_dirs(kernel):
+        if not cache.is_dir():
+            continue
         try:
-            if i > 0 and not cache.is_dir():
-                continue  # only the cache in use is created (so its stamp exists from now on)
-            if stamp.is_file() and stamp.read_text() == digest:
-                continue
-            for stale in cache.glob("*.nb[ic]"):
-                if stale.name.split(".")[0] in stems:
-                    stale.unlink(missing_ok=True)
-            with atomic_path(stamp) as tmp:
-                tmp.write_text(digest)
+            for entry in cache.glob("*.nb[ic]"):
+                if entry.name.split(".")[0] in stems and f"_{tag}." not in entry.name:
+                    entry.unlink(missing_ok=True)
+            (cache / f"{kernel.stem}_sources.sha256").unlink(missing_ok=True)  # earlier scheme
         except OSError:  # not writable: Numba cannot cache there either
             pass
