@@ -7,15 +7,21 @@ beats 8 KB, writes not degraded, erases not increased excessively, GC retained).
 own bar and line values are not in our copy of the paper (no images): those are kept as
 ``not modelled`` entries so the registry lists every figure.
 
-Readings (the paper leaves two things open; see notebooks/04_ppb.ipynb for the argument):
+Readings (the paper leaves these open; see notebooks/04_ppb.ipynb for the argument):
 
 - *policy*: PPB with one block with free space per VB list (``ppb``, ``max_open: 2``) or the
   literal "new VB only when both lists are full" (``ppb_strict``, ``max_open: 1``);
-- *metric*: "read/write latency" as the array time of the pages the host touches (the
-  page-speed effect) or as the full request response time (with queueing behind programs,
-  erases and GC on the same chip).
+- *metric*: "read/write latency" as the array time of the pages the host touches (``array``,
+  the page-speed effect), as that for reads and the program time of every program, host and
+  GC, for writes (``programs``), or as the full request response time (``request``, with
+  queueing behind programs, erases and GC on the same chip);
+- *set-up*: the drive's state before the trace (``skftl.studies.ppb.setups``): ``fill``
+  (default, no suffix) or ``@none``, ``@footprint``, ``@warmup``, ``@aged``. A set-up is a
+  variant reported side by side, not an interpretation; it is part of the reading name so
+  that every claim is scored under each.
 
-The four combinations are the named readings; every claim about PPB is evaluated under each.
+The named readings are ``[strict-]{array|programs|request}[@setup]``; every claim about PPB
+is evaluated under each (on the dataset at the reading's set-up).
 
 Workload kinds: the web server is a real excerpt of MSR web_0 (the paper replays the MSR web
 server trace, volume not named, presumably whole): ``real stand-in``; the media server is
