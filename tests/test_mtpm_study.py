@@ -21,7 +21,7 @@ def tiny_cfg() -> dict:
     s["alpha_sweep"] = [4, 8]
     s["real"].update(workloads={"Financial1": []}, n_requests=60, n_ops=40)
     s["multichannel"].update(n_ops=64, workload="Financial1")
-    s["sensitivity"].update(variants=["default", "short_read_exec"], traces=["R100"])
+    s["sensitivity"].update(variants=["default", "deep_valleys"], traces=["R100"])
     s["fig11"]["bin_samples"] = 250
     s["dcc_decision_sweep_ns"] = [0, 20_000]
     return cfg

@@ -29,10 +29,9 @@ VARIANTS = {
     "short_precharge": "program pre-charge half as long",
     "short_exec": "program execution half as long (32.2 us), verify stretched to 44.8 us so an LSB "
     "loop still takes 77 us (an MSB program then takes 1.67 ms instead of 1.022 ms)",
-    "short_read_exec": "read execution 15 us instead of 40 us, data out 34 us instead of 9 us "
-    "(tR stays 52 us); meaningful under read_model: chip only (on the channel the chip part "
-    "is re-stretched to tR, which undoes it)",
 }
+# (``short_read_exec``, read execution shortened in favour of the on-chip data-out, was
+# dropped: with the data-out on the channel the chip part is re-stretched to tR, undoing it)
 
 
 def profile_variant(prof: Profiles, name: str, interval_ns: int = 500) -> Profiles:
@@ -42,15 +41,12 @@ def profile_variant(prof: Profiles, name: str, interval_ns: int = 500) -> Profil
         raise ConfigError(f"unknown profile variant {name!r}; known: {', '.join(VARIANTS)}")
     if name == "default":
         return prof
-    if name in ("short_exec", "short_read_exec"):
-        first, second = (
-            (PROG_EXEC, PROG_VERIFY) if name == "short_exec" else (READ_EXEC, READ_DATAOUT)
-        )
-        total = len(prof.samples[first]) + len(prof.samples[second])
-        n_first = len(prof.samples[first]) // 2 if name == "short_exec" else 15_000 // 40
+    if name == "short_exec":
+        total = len(prof.samples[PROG_EXEC]) + len(prof.samples[PROG_VERIFY])
+        n_exec = len(prof.samples[PROG_EXEC]) // 2
         out = list(prof.samples)
-        out[first] = _resample(out[first], n_first)
-        out[second] = _resample(out[second], total - n_first)
+        out[PROG_EXEC] = _resample(out[PROG_EXEC], n_exec)
+        out[PROG_VERIFY] = _resample(out[PROG_VERIFY], total - n_exec)
         return Profiles(tuple(out), f"{prof.source} [variant {name}]")
     out = []
     for a in range(len(ATOMICS)):
