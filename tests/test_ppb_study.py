@@ -104,6 +104,10 @@ def test_setups_side_by_side(full):
     assert (at.timed_reads.sel(setup="none") <= at.timed_reads.sel(setup="footprint")).all()
     # the aged drive runs GC under every policy; the fill seeds' first is the main run
     assert (at.erases.sel(setup="aged") > 0).all()
+    # ... and so does every warm-up pass, which the dataset keeps pass by pass
+    assert full.sizes["aged_pass"] == tiny_config()["ppb"]["preconditioning"]["aged"]["passes"]
+    assert (full.erases_by_pass.sel(**paper) > 0).all()
+    assert (full.read_array_improvement_by_pass.sel(policy="page") == 0).all()
     main = full.read_latency.sel(setup="fill", **paper)
     assert (full.read_latency_by_seed.sel(**paper).isel(fill_seed=0) == main).all()
     assert full.sizes["fill_seed"] == 2

@@ -516,3 +516,42 @@ def latency_text(ds: xr.Dataset, trace: str = "web", page_size: int = BIG) -> st
             f"%, the gain without GC-stalled reads {_span(v['read_unstalled_improvement'])} %."
         )
     return "\n".join(out)
+
+
+def aged_progression(ds: xr.Dataset, page_size: int = BIG) -> plt.Figure:
+    """The aged set-up pass by pass: read array-time improvement over the conventional FTL
+    (largest ratio) after each warm-up replay of the trace and in the measured one (the last
+    point), per paper trace: the GC-driven progression of Sec. 3.1, where it shows."""
+    lab = labels(ds)
+    pols = [p for p in ("ppb_split", "ppb", "ppb_strict") if p in ds["policy"].values]
+    r = float(ds["speed_ratio"].max())
+    fig, axes = plt.subplots(1, len(PAPER_TRACES), figsize=(10, 3.2), sharey=True)
+    for ax, t in zip(axes, PAPER_TRACES, strict=True):
+        for pol in pols:
+            warm = ds["read_array_improvement_by_pass"].sel(
+                trace=t, page_size=page_size, policy=pol
+            )
+            last = ds["read_array_improvement"].sel(
+                setup="aged", trace=t, page_size=page_size, policy=pol, speed_ratio=r
+            )
+            y = [*warm.values, float(last)]
+            ax.plot(range(1, len(y) + 1), y, marker="o", ms=3, label=pol)
+        ax.axhline(0, color="0.5", lw=0.6)
+        ax.set(
+            title=f"{lab[t]}, {_kb(page_size)}, {r:g}x",
+            xlabel="replay of the trace on the aged drive (last: measured)",
+        )
+    axes[0].set_ylabel("read array-time improvement (%)")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def aged_table(ds: xr.Dataset) -> pd.DataFrame:
+    """The aged set-up's warm-up passes per paper trace, page size and policy: read array-time
+    improvement (largest ratio), erases and GC copies of each pass."""
+    cols = ["read_array_improvement_by_pass", "erases_by_pass", "gc_copies_by_pass"]
+    pols = [p for p in ("page", "ppb_split", "ppb", "ppb_strict") if p in ds["policy"].values]
+    sub = ds[cols].sel(trace=PAPER_TRACES, policy=pols)
+    df = sub.to_dataframe()[cols].rename(columns=lambda c: c.removesuffix("_by_pass"))
+    return df.unstack("aged_pass").round(2)

@@ -19,6 +19,7 @@ The measured replay always starts with idle chips and its own counters.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -111,9 +112,13 @@ def prepare(
     seed: int,
     req: Requests | None = None,
     stream: np.ndarray | None = None,
+    replay_pass: Callable[[Ftl, int], None] | None = None,
 ) -> None:
     """Bring a fresh ``ftl`` into the state ``setup`` measures from (``req``, the mapped
-    trace, and its first-stage ``stream`` for the set-ups that depend on the trace)."""
+    trace, and its first-stage ``stream`` for the set-ups that depend on the trace).
+    ``replay_pass(ftl, k)``, when given, runs the ``k``-th unmeasured replay of the trace
+    instead of a plain replay (to record how the aged drive progresses pass by pass); it
+    must leave ``ftl.state`` as the replay left it."""
     if setup == "fill":
         ftl.fill(seed=seed)
         k = int(float(section["age_passes"]) * ftl.n_lpn)
@@ -129,9 +134,12 @@ def prepare(
         else:
             _write_footprint(ftl, req, seed)
             passes = {"footprint": 0, "warmup": 1}[setup]
-        for _ in range(passes):
+        for k in range(passes):
             ftl.reset_timelines()
-            ftl.replay(req, stream=stream, wrap=True)
+            if replay_pass is None:
+                ftl.replay(req, stream=stream, wrap=True)
+            else:
+                replay_pass(ftl, k)
     elif setup != "none":
         raise ConfigError(f"ppb: unknown preconditioning set-up {setup!r}; known: {SETUPS}")
     ftl.reset_timelines()
