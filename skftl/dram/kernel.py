@@ -62,16 +62,19 @@ from skftl.dram.timing import (
     B_OPEN,
     MODELS,
     S_COUNT,
+    S_REFRESHES,
+    TP_DL,
     TP_LEN,
     TP_MODEL,
     DramTiming,
     conflicts,
     flush_tally,
     load_state,
-    paper_hit,
     paper_read_run,
     params_tuple,
     read_run,
+    repeat_pass_ok,
+    repeat_read,
     store_state,
     strict_read_run,
 )
@@ -315,6 +318,17 @@ def _read_block_table(
         p = bt_next[p]
 
 
+@numba.njit(cache=True, inline="always")
+def _probe_bank(jj, base, order, dynamic, bank_order, lp):
+    """(chunk, bank) of the jj-th chunk a pass reads: Fig. 7's order (``order`` holds
+    banks when ``bank_order``, else chunks) or chunk order."""
+    if dynamic and bank_order:
+        bank = order[jj]
+        return bank - base + (lp[LP_K] if bank < base else 0), bank
+    j = order[jj] if dynamic else jj
+    return j, chunk_bank(base, j, lp)
+
+
 # (assoc, chunks per set, ways per chunk, interleaved) of the paper's table: 8 ways in
 # one bank, 4 banks x 2 consecutive ways (spread), 4 banks x 2 ways dealt out one per
 # bank (interleaved); see kernel_for
@@ -388,6 +402,8 @@ def ops_kernel(
         # a chunk's ways: one run of wpb reads (spread), or one read per pass (interleaved)
         n_pass, m_run = (wpb, 1) if inter else (1, wpb)
         early = cfg[C_EARLY_EXIT] != 0
+        paper_model = tp[TP_MODEL] == 0  # MODELS["paper"]
+        no_record = rec.shape[1] == 0
         per_probe = cfg[C_PER_PROBE] != 0
         dynamic = lp[LP_DYNAMIC] != 0
         dst = load_state(sc)
@@ -450,14 +466,40 @@ def ops_kernel(
                     chunk_order(key_base, lp, banks, recency_col, order)
                     sorted_base = key_base if keep_order else -1
                 stop = False
+                refreshes0 = dst[S_REFRESHES]
+                # A full probe of an interleaved set under the paper model: each chunk's
+                # read in the first pass also settles its reads in the later passes (row
+                # hits, DL each, same slot in every pass), so those passes cost nothing
+                # read by read. Not while recording the stream (the later reads would go
+                # unrecorded; the repeat_read path below records them).
+                fused = n_pass > 1 and paper_model and not (early and hw >= 0) and no_record
                 for p in range(n_pass):
+                    if fused and p == 1:
+                        later = (n_pass - 1) * k
+                        lat += later * tp[TP_DL]
+                        dst = (dst[0] + later, dst[1], dst[2], dst[3], dst[4], dst[5], dst[6],
+                               dst[7], dst[8], dst[9])  # fmt: skip
+                        break
+                    if p == 1 and repeat_pass_ok(tp, dst, refreshes0, (n_pass - 1) * k):
+                        # The later passes of an interleaved probe re-read, chunk for
+                        # chunk in the same order, rows the first pass opened, with no
+                        # other read in between: all row hits, timed in closed form
+                        # (repeat_read), not classified and scheduled read by read.
+                        for p2 in range(1, n_pass):
+                            for jj in range(k):
+                                j, bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)
+                                _record(bank, row, 1, reads0 + dst[S_COUNT] - count0, rec)
+                                dlat, dst = repeat_read(bank, tp, banks, dst)
+                                lat += dlat
+                                stop = early and hw == p2 * k + j
+                                if stop:
+                                    sorted_base = -1  # the reads after it were not made
+                                    break
+                            if stop:
+                                break
+                        break
                     for jj in range(k):
-                        if dynamic and bank_order:
-                            bank = order[jj]
-                            j = bank - base + (k if bank < base else 0)
-                        else:
-                            j = order[jj] if dynamic else jj
-                            bank = chunk_bank(base, j, lp)
+                        j, bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)
                         m = m_run  # a spread chunk's ways are consecutive reads of one row
                         if inter:
                             stop = early and hw == p * k + j
@@ -469,11 +511,7 @@ def ops_kernel(
                         if per_probe and (p > 0 or jj > 0):
                             banks[bank, B_OPEN] = row  # the probe's activation opened it
                         _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
-                        if paper_only and p > 0:
-                            # a later pass re-reads the row its first pass opened in this
-                            # bank, and no read of the bank came between: a row hit
-                            dlat, dst = paper_hit(bank, tp, banks, dst)
-                        elif paper_only:
+                        if paper_only:
                             dlat, dst, tally = paper_read_run(
                                 bank, row, m, tp, banks, acts, cases, dst, tally
                             )
@@ -486,6 +524,8 @@ def ops_kernel(
                                 bank, row, m, tp, banks, acts, cases, dst, tally
                             )
                         lat += dlat
+                        if fused:  # its last read is in the last pass, in the same slot
+                            banks[bank, B_LAST_IDX] += (n_pass - 1) * k
                         if stop:
                             sorted_base = -1  # the reads after it were not made
                             break

@@ -225,13 +225,19 @@ def _refresh(tp, banks, next_ref):
 
 
 @numba.njit(cache=True, inline="always")
+def bank_group(bank, tp):
+    """Bank group of ``bank`` (strict model)."""
+    n_groups = tp[TP_GROUPS]  # a mask when a power of two: a divide costs ~20 cycles
+    return bank & (n_groups - 1) if n_groups & (n_groups - 1) == 0 else bank % n_groups
+
+
+@numba.njit(cache=True, inline="always")
 def _strict_read(bank, row, tp, banks, acts, s):
     """Schedule one READ (plus PRE/ACT when needed) under DDR4 rules; returns the end
     of its data burst and the new scalar state."""
     count, stamp, prev_end, prev_rd, prev_rd_group, last_act, last_act_group, act_pos, \
         next_ref, refreshes = s  # fmt: skip
-    n_groups = tp[TP_GROUPS]  # a mask when a power of two: a divide costs ~20 cycles
-    group = bank & (n_groups - 1) if n_groups & (n_groups - 1) == 0 else bank % n_groups
+    group = bank_group(bank, tp)
     if count > 0:
         rd_min = prev_rd + (tp[TP_CCD_L] if group == prev_rd_group else tp[TP_CCD_S])
     else:
@@ -372,12 +378,35 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
 
 
 @numba.njit(cache=True, inline="always")
-def paper_hit(bank, tp, banks, s):
-    """One read of a row known to be open in ``bank`` under the paper model: what
-    :func:`paper_read_run` does for a row hit (DL; no class to count: row hits are the
-    reads left over, see flush_tally), without the checks."""
-    banks[bank, B_LAST_IDX] = s[S_COUNT]
-    return tp[TP_DL], (s[0] + 1, s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+def repeat_pass_ok(tp, s, refreshes0, reads):
+    """Whether ``reads`` more reads, each of a row that the pass just read opened in its
+    bank (the later passes of an interleaved probe), are all row hits that
+    :func:`repeat_read` may time: always under the paper model (rows stay open until
+    another row of the bank is read); under the strict model if no refresh closed the
+    rows since the pass began (``refreshes0``) and none can fall before the last of
+    them (each READ comes at most tCCD_L after the one before)."""
+    if tp[TP_MODEL] == 0:
+        return True
+    return s[S_REFRESHES] == refreshes0 and s[S_PREV_RD] + reads * tp[TP_CCD_L] < s[S_NEXT_REF]
+
+
+@numba.njit(cache=True, inline="always")
+def repeat_read(bank, tp, banks, s):
+    """A read of the row open in ``bank`` under :func:`repeat_pass_ok`'s guarantee, in
+    closed form: what read_run gives for it, without classifying it (a row hit: no
+    class to count, row hits are the reads left over, see flush_tally) or scheduling
+    it. Paper model: DL. Strict model: the READ waits only tCCD_S/tCCD_L after the
+    previous READ: the bank's ACT was at least tRCD before the pass's earlier READ of
+    it, and no PRE/ACT is needed. Returns (cycles, new state)."""
+    count = s[S_COUNT]
+    banks[bank, B_LAST_IDX] = count
+    if tp[TP_MODEL] == 0:
+        return tp[TP_DL], (count + 1, s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    group = bank_group(bank, tp)
+    lat = tp[TP_CCD_L] if group == s[S_PREV_RD_GROUP] else tp[TP_CCD_S]
+    rd = s[S_PREV_RD] + lat  # the data end moves by as much as the READ
+    banks[bank, B_LAST_RD] = rd
+    return lat, (count + 1, s[1], s[2] + lat, rd, group, s[5], s[6], s[7], s[8], s[9])
 
 
 @numba.njit(cache=True, inline="always")
