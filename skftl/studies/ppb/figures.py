@@ -536,6 +536,7 @@ def aged_progression(ds: xr.Dataset, page_size: int = BIG) -> plt.Figure:
             )
             y = [*warm.values, float(last)]
             ax.plot(range(1, len(y) + 1), y, marker="o", ms=3, label=pol)
+        ax.set_xticks(range(1, ds.sizes["aged_pass"] + 2))
         ax.axhline(0, color="0.5", lw=0.6)
         ax.set(
             title=f"{lab[t]}, {_kb(page_size)}, {r:g}x",
