@@ -193,6 +193,10 @@ def _ceiling(ds: xr.Dataset, trace: str, ps: int, policy: str, ratio: float) -> 
         f"block) is {ceil['written']:.2f} % for reads of written data and {ceil['reread']:.2f} "
         "% for every re-read"
     )
+    top = float(ds["speed_ratio"].max())
+    if top != ratio:
+        high = float(sel(ds["read_ceiling_reread"], **at, speed_ratio=top))
+        text += f" ({high:.2f} % at {top:g}x)"
     if "read_array_other" in ds:
         o = _at(ds["read_array_other"], trace, ps).sel(speed_ratio=ratio)
         conv, pol = float(sel(o, policy="page")), float(sel(o, policy=policy))
@@ -217,15 +221,24 @@ def _spread(ds: xr.Dataset, reading: str, trace: str, ps: int) -> str:
         )
     stalled = sel(_at(var(ds, "read_gc_stalled"), trace, ps), policy=pol).max()
     share = sel(_at(var(ds, "read_gc_latency_share"), trace, ps), policy=pol).max()
+    conv = sel(_at(var(ds, "read_gc_latency_share"), trace, ps), policy="page").max()
     med = sel(_at(var(ds, "read_median_improvement"), trace, ps), policy=pol)
     uns = sel(_at(var(ds, "read_unstalled_improvement"), trace, ps), policy=pol)
     parts.append(
         f"up to {float(stalled):.2%} of reads arrive during a GC burst on their chip and carry "
-        f"up to {float(share):.1%} of read latency; median gain {float(med.min()):.2f} to "
-        f"{float(med.max()):.2f} %, gain without them {float(uns.min()):.2f} to "
-        f"{float(uns.max()):.2f} %"
+        f"up to {float(share):.1%} of read latency (conventional FTL: {float(conv):.1%}); "
+        f"median gain {_range(med)}, gain without them {_range(uns)}"
     )
     return "; ".join(parts)
+
+
+def _range(gain: xr.DataArray) -> str:
+    """``lo to hi %`` over the finite values (a median latency of 0 us, e.g. unmapped reads
+    on a fresh drive, has no relative gain)."""
+    ok = gain.values[np.isfinite(gain.values)]
+    if not len(ok):
+        return "n/a (the conventional FTL's value is 0)"
+    return f"{ok.min():.2f} to {ok.max():.2f} %"
 
 
 def _note_max(ds: xr.Dataset, reading: str) -> str:
