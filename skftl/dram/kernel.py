@@ -468,10 +468,12 @@ def ops_kernel(
                 stop = False
                 refreshes0 = dst[S_REFRESHES]
                 # A full probe of an interleaved set under the paper model: each chunk's
-                # read in the first pass also settles its reads in the later passes (row
-                # hits, DL each, same slot in every pass), so those passes cost nothing
-                # read by read. Not while recording the stream (the later reads would go
-                # unrecorded; the repeat_read path below records them).
+                # read in the first pass also settles its reads in the later passes: row
+                # hits, DL each (a pass's chunks are in distinct banks, so no other read
+                # of the bank comes between), in the same slot of every pass. So the
+                # later passes cost one addition, not k timed reads each. Not while
+                # recording the stream (those reads would go unrecorded; repeat_read
+                # records them).
                 fused = n_pass > 1 and paper_model and not (early and hw >= 0) and no_record
                 for p in range(n_pass):
                     if fused and p == 1:
