@@ -95,9 +95,7 @@ G_CONS_ERR, G_DONE, G_HOPS, G_QHEAD, G_QLEN, G_STARTS, G_MAXPKT = 8, 9, 10, 11, 
 # head, row set in use
 G_DCC_N, G_DCC_BASE, G_DCC_HEAD, G_DCC_SET = 15, 16, 17, 18
 G_DCC_FREE = 19  # DCC's controller is busy deciding until then (decisions one at a time)
-# the ring slot of the current event time: ceil(G_SLOT_T / hop), see ``_slot``
-G_SLOT_T, G_SLOT = 20, 21
-N_GLOBALS = 22
+N_GLOBALS = 20
 # parameters
 # R_MASK: M - 1 when the ring size M is a power of two (ring arithmetic by masks), else -1;
 # R_DCC_HOT: budget minus the highest DCC envelope level (a skyline level up to it fits any
@@ -123,25 +121,12 @@ STAT_NAMES = (
     "ppm_until", "pool", "events", "conservation_errors",
     "completed_ops", "packet_arrivals", "ctrl_queue_head", "ctrl_queue_len", "atomic_starts",
     "max_packets", "dcc_boundaries", "dcc_base_level", "dcc_head", "dcc_row_set", "dcc_free",
-    "memo_slot_time", "memo_slot",
 )  # fmt: skip
 
 
 @njit(cache=True, inline="always")
 def _ceil_div(a, b):
     return -((-a) // b)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _slot(t, g, prm):
-    """First ring slot at or after ``t``: ceil(t / hop). The hop is a run parameter, so this
-    is a 64-bit division (tens of cycles); one event asks for the same ``t`` up to three
-    times (a chip's forward and announce), and a packet event knows its slot (it arrives
-    exactly at one), so the last answer is kept."""
-    if g[G_SLOT_T] != t:
-        g[G_SLOT_T] = t
-        g[G_SLOT] = _ceil_div(t, prm[R_HOP])
-    return g[G_SLOT]
 
 
 @njit(cache=True, inline="always")
@@ -246,7 +231,7 @@ def _retarget(p, s_from, include_current, ch, tm, pk, prm, pkt_tgt):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _announce(c, t, ch, tm, pk, g, prm, pkt_tgt):
+def _announce(c, t, ch, tm, pk, prm, pkt_tgt):
     """Chip ``c`` may now absorb packets: let every packet that reaches it before its current
     target stop there instead."""
     m = prm[R_M]
@@ -254,7 +239,7 @@ def _announce(c, t, ch, tm, pk, g, prm, pkt_tgt):
     hop = prm[R_HOP]
     pos = _ring_mod(c, prm)
     base = c - pos
-    s_min = _slot(t, g, prm)
+    s_min = _ceil_div(t, hop)
     r0 = _ring_mod(pos - s_min, prm)  # (pos - phi - s_min) mod m for phi = 0, then one less per phi
     alive = pk[base, P_RING]
     while alive != 0:  # the ring's live packets only (usually 1-3 of 8)
@@ -296,10 +281,10 @@ def _pass_on(c, ch, tm, pk, prm, pkt_tgt):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _forward(c, t, tok, key, ch, tm, pk, g, prm, pkt_tgt):
+def _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt):
     if tok == 0 and key == 0:
         return
-    s = _slot(t, g, prm)
+    s = _ceil_div(t, prm[R_HOP])
     pos = _ring_mod(c, prm)
     p = c - pos + _ring_mod(pos - s, prm)
     if pk[p, P_ALIVE] == 1:
@@ -685,7 +670,7 @@ def _attempt(c, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
                 tb,
                 to,
             )
-            _forward(c, t, tok, key, ch, tm, pk, g, prm, pkt_tgt)
+            _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt)
             if sch == KMTPM_SA:  # elsewhere 0.1-0.6 such arrivals per operation: left as events
                 _pass_on(c, ch, tm, pk, prm, pkt_tgt)
             _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to)
@@ -694,8 +679,8 @@ def _attempt(c, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
             if ch[c, C_KEY] == 0 and sch != NOKEY and ch[c, C_HT] > 0:
                 tok = ch[c, C_HT]
                 ch[c, C_HT] = 0
-                _forward(c, t, tok, 0, ch, tm, pk, g, prm, pkt_tgt)
-            _announce(c, t, ch, tm, pk, g, prm, pkt_tgt)
+                _forward(c, t, tok, 0, ch, tm, pk, prm, pkt_tgt)
+            _announce(c, t, ch, tm, pk, prm, pkt_tgt)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -842,7 +827,7 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
                             _ctrl_release(c, t, surplus, ch, tm, g, prm, chan_free, cq, lg,
                                           wait_ns, wait_cnt, op_start, tb, to)  # fmt: skip
                     else:
-                        _forward(c, t, surplus, 0, ch, tm, pk, g, prm, pkt_tgt)
+                        _forward(c, t, surplus, 0, ch, tm, pk, prm, pkt_tgt)
                 else:
                     ut = ch[c, C_UT]
                     ch[c, C_UT] = 0
@@ -863,7 +848,7 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
                             key = ch[c, C_KEY]
                             ch[c, C_HT] = 0
                             ch[c, C_KEY] = 0
-                            _forward(c, t, tok, key, ch, tm, pk, g, prm, pkt_tgt)
+                            _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt)
                         _dispatch(c, t, ch, tm, op_type, op_arr, chip_q, chan_free, xfer)
                         _run_without_decisions(c, ch, tm, g, prm, chan_free, lg, op_issue,
                                                op_start, wait_ns, wait_cnt, tb, to)  # fmt: skip
@@ -873,8 +858,6 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
             s = pk[p, P_SLOT]
             pk[p, P_LAST] = s
             g[G_HOPS] += 1
-            g[G_SLOT_T] = t  # the packet arrives in slot s: t = s * hop, no division needed
-            g[G_SLOT] = s
             if _absorbs(c, p, ch, pk, prm):
                 ch[c, C_HT] += pk[p, P_TOK]
                 if pk[p, P_KEY] == 1:
@@ -942,11 +925,10 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
         ch[c, C_LOG] = log_off[c]
     for p in range(n):
         pk[p, P_LAST] = -1
-    g[G_SLOT_T] = -1  # no slot computed yet (times are >= 0)
     if is_ring:
         # all tokens and the key start at the first chip of each ring, leaving at slot 0
         for r in range(n // m):
-            _forward(r * m, 0, prm[R_TT], 1 if sch != NOKEY else 0, ch, tm, pk, g, prm, pkt_tgt)
+            _forward(r * m, 0, prm[R_TT], 1 if sch != NOKEY else 0, ch, tm, pk, prm, pkt_tgt)
     if sch == CTRL:
         g[G_POOL] = prm[R_TT]
     _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, op_start, op_done,
