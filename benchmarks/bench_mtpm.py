@@ -10,15 +10,55 @@ events per NAND operation (of which packet arrivals), 40 ns samples accounted pe
 memory. The first call compiles (cached afterwards); it is not timed. Each cell is the best
 of at least --repeat runs and of as many as fit in --min-seconds. ``--study`` also times the
 default study (config/config.yaml) with each --workers count and prints the speed-up.
+
+``--against OLD/kernel.py`` compares CPU time per event with another version of the kernel
+(e.g. ``git show REV:skftl/power/kernel.py > /tmp/old/kernel.py``), alternating the two on
+the same inputs, best of --repeat rounds each: on this shared 2-core machine (load 3-5) two
+benchmark runs minutes apart differ by +-30 % per cell, interleaved rounds by a few %.
+
+Issue #15, speed follow-up (2026-11-23, busy machine, load average 3.0-5.1). Bit-identical
+candidates tried, each --against the kernel before it (10,000 ops, CPU time per event, 40 ns
+accounting included; before/after ratio per cell, R0 / R50 / R100):
+
+    ring slot of an event time memoised (a packet event knows it: no division; up to three
+    divisions per event before), three interleaved runs, all nine token-scheme cells:
+        sum of times 0.988, 1.022, 1.001; per cell 0.89-1.23 -> no gain, reverted
+    one branch-free scan over the 2n chip and packet times instead of chips + a loop over
+    the live packets: 0.85-1.13 per cell, sum 0.922 -> slower, reverted
+
+    cell (kernel as shipped)   ns of CPU / event   M events per CPU s
+    R0   MTPM                  56.7-59.3           16.9-17.6
+    R0   KMTPM_A               68.2-79.0           12.7-14.7
+    R0   KMTPM_SA              53.9-58.9           17.0-18.6
+    R50  MTPM                  56.9-63.3           15.8-17.6
+    R50  KMTPM_A               73.1-74.2           13.5-13.7
+    R50  KMTPM_SA              57.7-66.3           15.1-17.3
+    R100 MTPM                  53.2-68.7           14.6-18.8
+    R100 KMTPM_A               62.2-70.4           14.2-16.1
+    R100 KMTPM_SA              55.3-59.6           16.8-18.1
+
+Where the time goes (ns of CPU per event, R0 / R50 / R100): event loop 40-43 / 40-52 /
+43-57; 40 ns accounting 7-25 / 7-25 / 5-10 (KMTPM atomic the most: its chained atomic
+operations, 10 ns apart, stay separate log entries; ~5.5 current change points per atomic
+operation); Python glue 1-6. Events per NAND operation (MTPM / KMTPM atomic / KMTPM
+sub-atomic, R0): 83 / 49 / 180, of which packet arrivals 52 / 28 / 89, and absorptions
+after which the chip still waits (tokens or key added, still short) 22 / 18 / 59 (26 / 36
+/ 33 % of the events). Target 20 M events per CPU second: not met (13-19 M); what limits
+it: /tmp/notes/15-speed.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import resource
 import time
 
+import numpy as np
+
 from skftl.config import load_config
+from skftl.power import sim as sim_module
 from skftl.power.device import Device
 from skftl.power.profiles import load_profiles
 from skftl.power.sim import build_tables, simulate
@@ -50,12 +90,16 @@ def main() -> None:
     )
     ap.add_argument("--study", action="store_true", help="also time the default study")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="for --study")
+    ap.add_argument("--against", help="another kernel.py: interleaved CPU-time comparison")
     args = ap.parse_args()
     dev, tok = Device(xfer_program_ns=40_960, xfer_read_ns=40), TokenModel(4, 4)
     prof = device_profiles(load_profiles(), dev)
     tables = build_tables(prof, dev, tok)
     schemes = args.scheme or ["NPM", "PPM", "DCC", "MTPM", "KMTPM_A", "KMTPM_SA"]
     simulate(from_nand_ops(mtpm_ops(50, n_ops=200)), "KMTPM_SA", prof, dev, tok, tables=tables)
+    if args.against:
+        compare_kernels(args, schemes, prof, dev, tok, tables)
+        return
     below = []
     cells = 0
     for mix in args.mix or [0, 50, 100]:
@@ -93,6 +137,49 @@ def main() -> None:
     print(f"; below: {', '.join(below)}" if below else "")
     if args.study:
         time_study(args.workers)
+
+
+def compare_kernels(args, schemes, prof, dev, tok, tables) -> None:
+    """CPU time per event of ``args.against`` (another kernel.py) and of the current kernel,
+    alternating on the same inputs (the load of a shared machine then hits both alike); the
+    outputs must agree."""
+    spec = importlib.util.spec_from_file_location("kernel_against", args.against)
+    other = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(other)
+    current = sim_module.K
+
+    def run(kernel, ops, sch):
+        sim_module.K = kernel  # simulate() calls the kernel through this module attribute
+        try:
+            c0 = time.process_time()
+            res = simulate(ops, sch, prof, dev, tok, tables=tables)
+            return time.process_time() - c0, res
+        finally:
+            sim_module.K = current
+
+    run(other, from_nand_ops(mtpm_ops(50, n_ops=200)), "KMTPM_SA")  # compile
+    tot_old = tot_new = 0.0
+    for mix in args.mix or [0, 50, 100]:
+        ops = from_nand_ops(mtpm_ops(mix, n_ops=args.n))
+        for sch in schemes:
+            t_old = t_new = float("inf")
+            for _ in range(args.repeat):
+                a, r_old = run(other, ops, sch)
+                b, r_new = run(current, ops, sch)
+                t_old, t_new = min(t_old, a), min(t_new, b)
+            same = all(
+                np.array_equal(getattr(r_old, f), getattr(r_new, f))
+                for f in ("op_issue", "op_start", "op_done", "wait_ns", "wait_count")
+            )
+            ev = r_new.stats["events"]
+            tot_old, tot_new = tot_old + t_old, tot_new + t_new
+            print(
+                f"R{mix:<3d} {sch:9s} against {t_old / ev * 1e9:5.1f} ns/event,"
+                f" current {t_new / ev * 1e9:5.1f} ns/event ({ev / t_new / 1e6:5.1f} M per CPU s),"
+                f" ratio {t_old / t_new:5.3f}, outputs equal: {same}",
+                flush=True,
+            )
+    print(f"all cells: ratio {tot_old / tot_new:.3f}; load average {os.getloadavg()}")
 
 
 def time_study(workers: list[int]) -> None:
