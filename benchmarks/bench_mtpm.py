@@ -38,13 +38,14 @@ accounting included; before/after ratio per cell, R0 / R50 / R100):
     R100 KMTPM_SA              55.3-59.6           16.8-18.1
 
 Where the time goes (ns of CPU per event, R0 / R50 / R100): event loop 40-43 / 40-52 /
-43-57; 40 ns accounting 7-25 / 7-25 / 5-10 (KMTPM atomic the most: its chained atomic
-operations, 10 ns apart, stay separate log entries; ~5.5 current change points per atomic
-operation); Python glue 1-6. Events per NAND operation (MTPM / KMTPM atomic / KMTPM
-sub-atomic, R0): 83 / 49 / 180, of which packet arrivals 52 / 28 / 89, and absorptions
-after which the chip still waits (tokens or key added, still short) 22 / 18 / 59 (26 / 36
-/ 33 % of the events). Target 20 M events per CPU second: not met (13-19 M); what limits
-it: /tmp/notes/15-speed.md.
+43-57; 40 ns accounting 7-25 / 7-25 / 5-10; Python glue 1-6. The accounting costs the
+same per NAND operation for every token scheme (1.2-1.3 us at R0: ~40 ns per atomic
+operation, ~7 ns per current change point), so per event it weighs most on KMTPM atomic,
+the scheme with the fewest events per operation (per operation it is the cheapest).
+Events per NAND operation (MTPM / KMTPM atomic / KMTPM sub-atomic, R0): 83 / 49 / 180, of
+which packet arrivals 52 / 28 / 89, and absorptions after which the chip still waits
+(tokens or key added, still short) 22 / 18 / 59 (26 / 36 / 33 % of the events). Target
+20 M events per CPU second: not met (13-19 M); what limits it: /tmp/notes/15-speed.md.
 """
 
 from __future__ import annotations
