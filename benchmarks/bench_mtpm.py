@@ -45,7 +45,11 @@ the scheme with the fewest events per operation (per operation it is the cheapes
 Events per NAND operation (MTPM / KMTPM atomic / KMTPM sub-atomic, R0): 83 / 49 / 180, of
 which packet arrivals 52 / 28 / 89, and absorptions after which the chip still waits
 (tokens or key added, still short) 22 / 18 / 59 (26 / 36 / 33 % of the events). Target
-20 M events per CPU second: not met (13-19 M); what limits it: /tmp/notes/15-speed.md.
+20 M events per CPU second (50 ns/event): not met (13-19 M). It needs, per event, at most
+50 ns minus the accounting's share, e.g. 25 ns of event loop for KMTPM atomic (now ~43) and
+34 ns for MTPM (now 40-43); exact folds of the still-waiting absorptions need a per-chip
+list of pending arrivals in time order (a nearer chip's later packet arrives first) and
+are not done.
 """
 
 from __future__ import annotations
