@@ -240,6 +240,18 @@ between runs (e.g. single placement 10.8-15.4 below):
     spread_dynamic     9.6/9.6 8.6/11.3     7.8/6.3 6.0/6.6      8.9/10.1 9.1/10.0
     =================  ===================  ===================  ===================
 
+After (15), two more runs later (11:38 UTC, load average 2.9 / 2.4, still not quiet),
+paper per bank / strict DDR4 / paper per probe:
+
+    =================  ===================  ===================  ===================
+    single             11.8 / 13.8          11.9 / 11.0          12.7 / 15.1
+    set_per_bank       12.3 / 14.1          10.6 / 11.2          14.8 / 14.3
+    interleaved        8.5 / 10.3           7.2 / 7.3            11.4 / 11.2
+    interleaved_fixed  8.8 / 10.5           5.8 / 7.4            9.9 / 10.9
+    spread_fixed       10.7 / 11.5          6.5 / 8.3            8.6 / 11.6
+    spread_dynamic     9.4 / 9.4            7.1 / 8.5            10.1 / 8.7
+    =================  ===================  ===================  ===================
+
 Lookups alone (homes precomputed, 3 x 2 M lookups on the full table, best of 3,
 alternating builds, load 3.5-4.1), interleaved before -> after, M lookups/s: paper
 9.5/9.2 -> 8.7/10.9 (interleaved_fixed 9.7/9.3 -> 8.5/11.6), per probe 8.3/9.3 ->
