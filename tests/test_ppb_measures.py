@@ -76,8 +76,16 @@ def test_gc_stalled_reads_by_hand():
     chip, kind, page, time, origin = (np.array(x) for x in zip(*log, strict=True))
     bursts = measures.gc_bursts(chip, kind, page, time, origin, read_ns, prog_ns, erase)
     assert [b.tolist() for b in bursts] == [[0], [1], [500], [1610]]
-    stalled = measures.gc_stalled_reads(chip, kind, time, origin, bursts, np.arange(4), 5)
+    rd = np.flatnonzero((origin == H) & (kind == R))
+    stalled = measures.gc_stalled_reads(rd, chip[rd], time[rd], bursts, np.arange(4), 5)
     assert stalled.tolist() == [False, False, True, False, False]
+    # the log digested as drained, cut anywhere (also inside the burst): the same result
+    for cut in range(len(log) + 1):
+        digest = measures.GcStallLog(read_ns, prog_ns, erase)
+        for part in (slice(0, cut), slice(cut, None)):
+            digest(chip[part], kind[part], page[part], time[part], origin[part])
+        assert [b.tolist() for b in digest.bursts()] == [b.tolist() for b in bursts]
+        assert digest.stalled(np.arange(4), 5).tolist() == stalled.tolist()
     s = measures.latency_summary(np.array([1.0, 1.0, 8.0, 2.0]), stalled[:4])
     assert s["stalled"] == 0.25 and s["stalled_latency"] == pytest.approx(8 / 12)
     assert s["mean_unstalled"] == pytest.approx(4 / 3) and s["median"] == 1.5

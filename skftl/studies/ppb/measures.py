@@ -15,14 +15,25 @@ from skftl.traces import expand_to_pages
 from skftl.traces.requests import Requests
 
 __all__ = [
+    "distinct",
     "read_shares",
     "fastest_class_ns",
     "read_ceiling",
     "gc_bursts",
     "gc_stalled_reads",
+    "GcStallLog",
     "latency_summary",
     "all_programs_ns",
+    "program_pages",
+    "programs_mean_ns",
 ]
+
+
+def distinct(x: np.ndarray) -> np.ndarray:
+    """``np.unique(x)`` by sorting: numpy >= 2.3's hash-based ``np.unique`` takes about a
+    minute on the millions of distinct pages of a paper-scale trace, sorting a second."""
+    s = np.sort(x)
+    return s[np.concatenate(([True], s[1:] != s[:-1]))] if len(s) else s
 
 
 def read_shares(req: Requests, page_size: int) -> dict[str, float]:
@@ -96,31 +107,84 @@ def gc_bursts(
 
 
 def gc_stalled_reads(
-    chip: np.ndarray,
-    kind: np.ndarray,
-    time: np.ndarray,
-    origin: np.ndarray,
+    read_idx: np.ndarray,
+    read_chip: np.ndarray,
+    read_time: np.ndarray,
     bursts: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     read_request: np.ndarray,
     n_requests: int,
 ) -> np.ndarray:
     """Per request: whether one of its page reads arrived while a GC burst issued before it
-    on the same chip was certainly still running (so it waited behind GC). ``read_request``
-    gives the request of each host read in the log, in log order."""
+    on the same chip was certainly still running (so it waited behind GC). The host reads
+    of the flash-operation log are given by log index, chip and issue time, in log order;
+    ``read_request`` gives the request of each."""
     stalled = np.zeros(n_requests, bool)
-    host_read = np.flatnonzero((origin == core.ORIGIN_HOST) & (kind == core.FLASH_READ))
-    if len(host_read) != len(read_request):
-        raise ValueError(f"{len(host_read)} host reads in the log, {len(read_request)} given")
+    if len(read_idx) != len(read_request):
+        raise ValueError(f"{len(read_idx)} host reads in the log, {len(read_request)} given")
     b_chip, b_idx, _, b_end = bursts
     for c in np.unique(b_chip):
         on = b_chip == c
         idx, end = b_idx[on], np.maximum.accumulate(b_end[on])  # bursts in log order
-        mine = chip[host_read] == c
+        mine = read_chip == c
         # the last burst issued before each read on this chip (log order = arrival order)
-        j = np.searchsorted(idx, host_read[mine]) - 1
-        hit = (j >= 0) & (time[host_read[mine]] < end[np.maximum(j, 0)])
+        j = np.searchsorted(idx, read_idx[mine]) - 1
+        hit = (j >= 0) & (read_time[mine] < end[np.maximum(j, 0)])
         stalled[read_request[mine][hit]] = True
     return stalled
+
+
+class GcStallLog:
+    """What the GC-stall measures keep of a flash-operation log, digested chunk by chunk as
+    the replay drains it (``Ftl.replay(on_flash=...)``): its GC bursts (``gc_bursts``) and
+    its host reads (log index, chip, issue time). A whole replay's log does not fit in
+    memory at paper scale (tens of millions of GC operations per trace). A burst that a
+    drain cut in two is joined again, so the result equals ``gc_bursts`` of the whole log."""
+
+    def __init__(self, read_ns: np.ndarray, prog_ns: np.ndarray, erase_ns: int) -> None:
+        self.tables = (read_ns, prog_ns, erase_ns)
+        self.n = 0  # log operations seen
+        self.last_gc = False  # whether the last operation seen was a GC operation
+        self.parts: list[tuple[np.ndarray, ...]] = []
+        self.reads: list[tuple[np.ndarray, ...]] = []
+
+    def __call__(
+        self,
+        chip: np.ndarray,
+        kind: np.ndarray,
+        page: np.ndarray,
+        time: np.ndarray,
+        origin: np.ndarray,
+    ) -> None:
+        b_chip, b_idx, b_start, b_end = gc_bursts(chip, kind, page, time, origin, *self.tables)
+        if len(b_idx) and self.last_gc and b_idx[0] == 0:
+            prev = self.parts[-1]
+            if prev[0][-1] == b_chip[0] and prev[2][-1] == b_start[0]:
+                prev[3][-1] += b_end[0] - b_start[0]  # the burst continues across the drain
+                b_chip, b_idx, b_start, b_end = b_chip[1:], b_idx[1:], b_start[1:], b_end[1:]
+        if len(b_idx):
+            self.parts.append((b_chip, b_idx + self.n, b_start, b_end))
+        rd = np.flatnonzero((origin == core.ORIGIN_HOST) & (kind == core.FLASH_READ))
+        self.reads.append((rd + self.n, chip[rd].astype(np.int64), time[rd].astype(np.int64)))
+        if len(chip):
+            self.last_gc = bool(origin[-1] == core.ORIGIN_GC)
+        self.n += len(chip)
+
+    def bursts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(chip, log index of the first operation, start, end) per burst, as ``gc_bursts``."""
+        if not self.parts:
+            e = np.zeros(0, np.int64)
+            return e, e, e, e
+        return tuple(np.concatenate(x) for x in zip(*self.parts, strict=True))
+
+    def stalled(self, read_request: np.ndarray, n_requests: int) -> np.ndarray:
+        """``gc_stalled_reads`` of the log seen so far."""
+        e = np.zeros(0, np.int64)
+        idx, chip, time = (
+            tuple(np.concatenate(x) for x in zip(*self.reads, strict=True))
+            if self.reads
+            else (e, e, e)
+        )
+        return gc_stalled_reads(idx, chip, time, self.bursts(), read_request, n_requests)
 
 
 def latency_summary(lat_us: np.ndarray, stalled: np.ndarray) -> dict[str, float]:
@@ -141,13 +205,22 @@ def latency_summary(lat_us: np.ndarray, stalled: np.ndarray) -> dict[str, float]
     }
 
 
+def program_pages(new: np.ndarray, kind: np.ndarray, pages_per_block: int) -> np.ndarray:
+    """Page position within its block of every program of a mapping-update log, host
+    writes and GC copies alike (trims excluded)."""
+    prog = (new >= 0) & ((kind == core.LOG_HOST) | (kind == core.LOG_GC))
+    return (new[prog] % pages_per_block).astype(np.int32)
+
+
 def all_programs_ns(
     new: np.ndarray, kind: np.ndarray, prog_ns: np.ndarray, pages_per_block: int
 ) -> float:
-    """Mean program time over every program of a mapping-update log, host writes and GC
-    copies alike (trims excluded). Over whole erase cycles every page position of a block
-    is programmed once, so this mean tends to the block's mean page whatever the policy."""
-    prog = (new >= 0) & ((kind == core.LOG_HOST) | (kind == core.LOG_GC))
-    if not prog.any():
-        return np.nan
-    return float(prog_ns[new[prog] % pages_per_block].mean())
+    """Mean program time over every program of a mapping-update log (``program_pages``).
+    Over whole erase cycles every page position of a block is programmed once, so this
+    mean tends to the block's mean page whatever the policy."""
+    return programs_mean_ns(program_pages(new, kind, pages_per_block), prog_ns)
+
+
+def programs_mean_ns(pages: np.ndarray, prog_ns: np.ndarray) -> float:
+    """Mean program time of programs at the given page positions (nan without any)."""
+    return float(prog_ns[pages].mean()) if len(pages) else np.nan

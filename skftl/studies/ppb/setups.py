@@ -26,6 +26,7 @@ import numpy as np
 
 from skftl.errors import ConfigError
 from skftl.nand import Ftl
+from skftl.studies.ppb.measures import distinct
 from skftl.traces import expand_to_pages
 from skftl.traces.requests import Requests
 
@@ -100,7 +101,7 @@ def aged_section(
 
 
 def _write_footprint(ftl: Ftl, req: Requests, seed: int) -> None:
-    lpn = np.unique(expand_to_pages(req, ftl.geometry.page_size).lpn % ftl.n_lpn)
+    lpn = distinct(expand_to_pages(req, ftl.geometry.page_size).lpn % ftl.n_lpn)
     np.random.default_rng(seed).shuffle(lpn)
     ftl.run_pages(lpn.astype(np.int32), np.ones(len(lpn), np.int8))
 

@@ -13,7 +13,8 @@ Trace addresses are renumbered densely (``address_map: compact``) so a scaled-do
 replays the same pages without aliasing. Each trace is replayed from a copy of the
 preconditioned state at every speed ratio (2x-5x): placement and GC never depend on timing
 (static chip striping), so one state serves all ratios and the ratio only changes the
-per-page latencies. Beside mean latencies each replay reports the median and p90 of read
+per-page latencies; the placement measures come from the first ratio's mapping-update log,
+and the other ratios' logs are only checked against it (a signature), not kept. Beside mean latencies each replay reports the median and p90 of read
 requests, the reads that arrived during a GC burst on their chip (and the mean without
 them), and program time over host writes alone and over all programs (host + GC), see
 ``skftl.studies.ppb.measures``.
@@ -242,7 +243,7 @@ def compact_addresses(req: Requests, page_size: int) -> Requests:
     (as long as the footprint fits; the replay folds what does not)."""
     if not len(req):
         return req
-    touched = np.unique(expand_to_pages(req, page_size).lpn)
+    touched = measures.distinct(expand_to_pages(req, page_size).lpn)
     first = req.offset_bytes // page_size
     # a request touches consecutive pages, all in ``touched``: their ranks are consecutive
     rank = np.searchsorted(touched, first)
@@ -339,25 +340,32 @@ def mapping_costs(
     }
 
 
-def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dict[str, float]:
-    """Replay ``req`` from a copy of ``snapshot``; metrics of the replay alone."""
-    ftl.state = snapshot._make(a.copy() for a in snapshot)
-    ppb_like = ftl.config.policy in PPB_FAMILY
-    stats0 = policies_ppb.stats(ftl.state.pstate) if ppb_like else None
-    logs: list[list[np.ndarray]] = []
-    flog: list[list[np.ndarray]] = []
-    res = ftl.replay(
-        req,
-        stream=stream,
-        wrap=True,
-        on_log=lambda *a: logs.append([x.copy() for x in a]),
-        on_flash=lambda *a: flog.append([x.copy() for x in a]),
-    )
+@dataclass
+class _Placement:
+    """What a replay's mapping-update log says, the same at every speed ratio (placement and
+    GC never depend on timing, see the module docstring): where each host page op landed,
+    the programs' pages, the mapping costs, and a signature of the log that the replays at
+    the other ratios are checked against instead of being logged again."""
+
+    read_request: np.ndarray  # request of each timed host page read, in log order
+    rd_pos: np.ndarray  # physical page of each timed host page read
+    rw_pos: np.ndarray  # ... of those reading data the replay wrote earlier
+    other_pos: np.ndarray  # ... of the others
+    wr_pos: np.ndarray  # physical page of each host page write
+    prog_pages: np.ndarray  # page within its block of every program (host + GC)
+    costs: dict[str, float]
+    signature: tuple[int, int, int]
+
+
+def _signature(lpn: np.ndarray, new: np.ndarray) -> np.ndarray:
+    return np.array([len(lpn), lpn.sum(dtype=np.int64), new.sum(dtype=np.int64)], np.int64)
+
+
+def _placement(ftl: Ftl, snapshot, req: Requests, logs: list[list[np.ndarray]]) -> _Placement:
     geo = ftl.geometry
     ops = expand_to_pages(req, geo.page_size)
     lpn = (ops.lpn % ftl.n_lpn).astype(np.int32)
     log_lpn, log_old, log_new, log_kind = _joined(logs, 4, np.int32)
-    f_chip, f_kind, f_page, f_time, f_origin = _joined(flog, 5, np.int64)
     pos = host_page_positions(
         snapshot.l2p,
         lpn,
@@ -373,20 +381,49 @@ def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dic
     first_write = np.full(ftl.n_lpn, len(lpn))
     np.minimum.at(first_write, lpn[ops.is_write], idx[ops.is_write])
     rewritten = first_write[lpn] < idx
-    rd_pos, rw_pos, other_pos = (
-        pos[rd_mask],
-        pos[rd_mask & rewritten],
-        pos[rd_mask & ~rewritten],
+    return _Placement(
+        read_request=ops.request[rd_mask],
+        rd_pos=pos[rd_mask],
+        rw_pos=pos[rd_mask & rewritten],
+        other_pos=pos[rd_mask & ~rewritten],
+        wr_pos=pos[ops.is_write],
+        prog_pages=measures.program_pages(log_new, log_kind, geo.pages_per_block),
+        costs=mapping_costs(snapshot.l2p, log_lpn, log_old, log_new, geo),
+        signature=tuple(int(x) for x in _signature(log_lpn, log_new)),
     )
-    wr_pos = pos[ops.is_write]
+
+
+def _replay(
+    ftl: Ftl,
+    snapshot,
+    req: Requests,
+    stream: np.ndarray | None,
+    placed: _Placement | None = None,
+) -> tuple[dict[str, float], _Placement]:
+    """Replay ``req`` from a copy of ``snapshot``; metrics of the replay alone, and its
+    placement. ``placed``: the placement of a replay of the same trace from the same state
+    at another speed ratio, reused (and checked) rather than logged again."""
+    ftl.state = snapshot._make(a.copy() for a in snapshot)
+    ppb_like = ftl.config.policy in PPB_FAMILY
+    stats0 = policies_ppb.stats(ftl.state.pstate) if ppb_like else None
+    logs: list[list[np.ndarray]] = []
+    signature = np.zeros(3, np.int64)
+
+    def on_log(lpn, old, new, kind) -> None:
+        if placed is None:
+            logs.append([x.copy() for x in (lpn, old, new, kind)])
+        else:
+            signature[:] += _signature(lpn, new)
+
+    gc_log = measures.GcStallLog(snapshot.read_ns, snapshot.prog_ns, ftl.timing.t_erase_ns)
+    res = ftl.replay(req, stream=stream, wrap=True, on_log=on_log, on_flash=gc_log)
+    if placed is None:
+        placed = _placement(ftl, snapshot, req, logs)
+        del logs
+    elif tuple(int(x) for x in signature) != placed.signature:
+        raise RuntimeError("ppb: the replay's placement changed with the speed ratio")
     # which read requests waited behind a GC burst on their chip
-    bursts = measures.gc_bursts(
-        f_chip, f_kind, f_page, f_time, f_origin, snapshot.read_ns, snapshot.prog_ns,
-        ftl.timing.t_erase_ns,
-    )  # fmt: skip
-    stalled = measures.gc_stalled_reads(
-        f_chip, f_kind, f_time, f_origin, bursts, ops.request[rd_mask], len(req)
-    )
+    stalled = gc_log.stalled(placed.read_request, len(req))
     lat = res.latency_ns / 1e3
     is_rd = ~res.is_write
     summary = measures.latency_summary(lat[is_rd], stalled[is_rd])
@@ -404,26 +441,23 @@ def _replay(ftl: Ftl, snapshot, req: Requests, stream: np.ndarray | None) -> dic
         "read_latency_unstalled": summary["mean_unstalled"],
         "read_gc_stalled": summary["stalled"],
         "read_gc_latency_share": summary["stalled_latency"],
-        "read_array": mean_ns(snapshot.read_ns, rd_pos),
-        "write_array": mean_ns(snapshot.prog_ns, wr_pos),
-        "write_array_all": measures.all_programs_ns(
-            log_new, log_kind, snapshot.prog_ns, geo.pages_per_block
-        )
-        / 1e3,
-        "read_array_rewritten": mean_ns(snapshot.read_ns, rw_pos),
-        "read_array_other": mean_ns(snapshot.read_ns, other_pos),
-        "timed_reads": float(len(rd_pos)),
+        "read_array": mean_ns(snapshot.read_ns, placed.rd_pos),
+        "write_array": mean_ns(snapshot.prog_ns, placed.wr_pos),
+        "write_array_all": measures.programs_mean_ns(placed.prog_pages, snapshot.prog_ns) / 1e3,
+        "read_array_rewritten": mean_ns(snapshot.read_ns, placed.rw_pos),
+        "read_array_other": mean_ns(snapshot.read_ns, placed.other_pos),
+        "timed_reads": float(len(placed.rd_pos)),
         "erases": res.counters["erases"],
         "gc_copies": res.counters["gc_copies"],
         "host_writes": res.counters["host_writes"],
-        **mapping_costs(snapshot.l2p, log_lpn, log_old, log_new, geo),
+        **placed.costs,
     }
     if stats0 is not None:
         s1 = policies_ppb.stats(ftl.state.pstate)
         out.update(
             {k: s1[k] - stats0[k] for k in ("want_fast", "got_fast", "diverted", "promotions")}
         )
-    return out
+    return out, placed
 
 
 def _joined(chunks: list[list[np.ndarray]], n: int, dtype: type) -> tuple[np.ndarray, ...]:
@@ -502,7 +536,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
             if state_key[n] not in snapshots:
                 sec = section
                 if setup == "aged":
-                    fp = len(np.unique(expand_to_pages(mapped[key], page_size).lpn))
+                    fp = len(measures.distinct(expand_to_pages(mapped[key], page_size).lpn))
                     sec = aged_section(section, fp, page_size, ppb_)
                 ftl = make_ftl(sec, page_size, v)
 
@@ -512,7 +546,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                     # an aged warm-up pass, measured at the largest ratio (placement and GC
                     # do not depend on it)
                     set_speed(f, f.state, sec, ratios[-1])
-                    out = _replay(f, f.state, req, stream)
+                    out, _ = _replay(f, f.state, req, stream)
                     for name in PASS_METRICS:
                         by_pass[name][p, i, j, m] = out[name]
 
@@ -527,9 +561,10 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                 )
                 snapshots[state_key[n]] = (ftl, ftl.state, sec)
             ftl, snap, sec = snapshots[state_key[n]]
+            placed = None  # the same at every ratio: drawn from the first replay's log
             for r, ratio in enumerate(ratios):
                 set_speed(ftl, snap, sec, ratio)
-                out = _replay(ftl, snap, mapped[key], stream)
+                out, placed = _replay(ftl, snap, mapped[key], stream, placed)
                 if k == 0:
                     for name, val in out.items():
                         data[name][u, i, j, r, m] = val
