@@ -14,10 +14,10 @@ replays the same pages without aliasing. Each trace is replayed from a copy of t
 preconditioned state at every speed ratio (2x-5x): placement and GC never depend on timing
 (static chip striping), so one state serves all ratios and the ratio only changes the
 per-page latencies; the placement measures come from the first ratio's mapping-update log,
-and the other ratios' logs are only checked against it (a signature), not kept. Beside mean latencies each replay reports the median and p90 of read
-requests, the reads that arrived during a GC burst on their chip (and the mean without
-them), and program time over host writes alone and over all programs (host + GC), see
-``skftl.studies.ppb.measures``.
+and the other ratios' logs are only checked against it (a signature), not kept. Beside
+mean latencies each replay reports the median and p90 of read requests, the reads that
+arrived during a GC burst on their chip (and the mean without them), and program time
+over host writes alone and over all programs (host + GC), see ``skftl.studies.ppb.measures``.
 
 Policies (``POLICY`` variants): ``page`` = the conventional page-mapped FTL (one write point
 per chip, no hotness); ``ppb_split`` = Fig. 3's naive split (first-stage hot -> fast pages,
