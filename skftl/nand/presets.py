@@ -65,6 +65,27 @@ PRESETS: dict[str, dict[str, Any]] = {
         "channel_mb_s": 800.0,
         "page_speed": "lsb_msb",
     },
+    # MQSim's default device (ssdconfig.xml of CMU-SAFARI/MQSim, commit 7ec40e3): 8 channels
+    # x 4 chips x 2 dies x 2 planes, 2048 blocks per plane x 256 pages of 8 KiB = 512 GiB;
+    # page read 75 us, program 750 us, erase 3.8 ms (MLC, same for LSB/CSB/MSB); an 8-bit
+    # NV-DDR2 channel at 333 MT/s = 333 MB/s; GC without copyback. Here a chip is the unit
+    # that runs one operation at a time, so MQSim's 4 chips x 2 dies are 8 chips per channel.
+    # MQSim's 7 % over-provisioning is the ftl section's spare_factor (0.07, the default);
+    # its write cache, CMT and GC thresholds (5 % of a plane's blocks) are not in this preset.
+    "mqsim": {
+        "channels": 8,
+        "chips_per_channel": 8,
+        "planes_per_chip": 2,
+        "blocks_per_plane": 2048,
+        "pages_per_block": 256,
+        "page_size": 8192,
+        "t_read_us": 75.0,
+        "t_prog_us": 750.0,
+        "t_erase_us": 3800.0,
+        "channel_mb_s": 333.0,
+        "page_speed": "uniform",
+        "gc_copyback": False,
+    },
 }
 
 
