@@ -12,14 +12,18 @@ from collections.abc import Sequence
 from skftl import __version__
 from skftl.errors import SkftlError
 
-#: modules with a register(subparsers) function, in the order their commands are listed
-REGISTRARS = (
-    "skftl.traces.cli",
-    "skftl.studies.cli",
-    "skftl.studies.traces.simulate",
-    "skftl.studies.scorecard",
-    "skftl.pipeline",
-)
+#: command -> module with a register(subparsers) function that adds it, in listing order.
+#: A command line naming one imports only that module (start-up: xarray, pandas and
+#: matplotlib load only for the commands that use them); help and errors import them all.
+COMMANDS = {
+    "traces": "skftl.traces.cli",
+    "run": "skftl.studies.cli",
+    "characterise": "skftl.studies.traces.simulate",
+    "scorecard": "skftl.studies.scorecard",
+    "prepare-trace": "skftl.pipeline",
+    "replay": "skftl.replay",
+}
+REGISTRARS = tuple(dict.fromkeys(COMMANDS.values()))
 
 
 def _global_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -38,7 +42,8 @@ def _global_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every command, or only ``command``'s when it is a known one."""
     parser = argparse.ArgumentParser(
         prog="skftl",
         description="Reproducible FTL and storage-media research toolkit. The global options "
@@ -47,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"skftl {__version__}")
     _global_options(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_name in REGISTRARS:
+    for module_name in (COMMANDS[command],) if command in COMMANDS else REGISTRARS:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -72,9 +77,9 @@ def _apply_global_options(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     # global options are accepted anywhere on the line: take them out first
     known, rest = _global_options(argparse.ArgumentParser(add_help=False)).parse_known_args(argv)
+    parser = build_parser(next((a for a in rest if not a.startswith("-")), None))
     args = parser.parse_args(rest)
     args.trace_dir = [*known.trace_dir, *args.trace_dir]
     args.cache_dir = args.cache_dir or known.cache_dir
