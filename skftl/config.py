@@ -1,9 +1,13 @@
-"""Configuration loading. The defaults live in ``config/config.yaml``; nothing here
+"""Configuration loading and validation. The defaults live in ``config/config.yaml``; the one
+schema of every key (types, ranges, allowed values) in ``config/schema.yaml``; nothing here
 invents parameter values."""
 
 from __future__ import annotations
 
+import functools
 import os
+import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,25 +17,48 @@ from skftl.errors import ConfigError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
+SCHEMA_FILE = REPO_ROOT / "config" / "schema.yaml"
+
+#: a stack of config layers, lowest first: (where it came from, its mapping)
+Layers = list[tuple[str, dict[str, Any]]]
 
 
-def deep_merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+def deep_merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     """``base`` updated by ``override``, recursively for nested mappings (as Snakemake merges
     a --configfile onto the Snakefile's config)."""
     out = dict(base)
     for key, value in override.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
             out[key] = deep_merge(out[key], value)
         else:
-            out[key] = value
+            out[key] = dict(value) if isinstance(value, Mapping) else value
     return out
 
 
-def load_config(path: str | Path | None = None) -> dict[str, Any]:
-    """Read a YAML config file (the repository default when ``path`` is None). A file with a
-    ``base:`` entry (a path relative to the file) overrides that base config: e.g.
-    ``config/paper.yaml`` holds only what differs at paper scale."""
-    path = Path(path) if path is not None else DEFAULT_CONFIG
+def load_config(
+    *paths: str | Path | None, overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Read and validate a config: ``config/config.yaml`` overridden key by key by each of
+    ``paths`` in turn (as Snakemake stacks ``--configfile a.yaml b.yaml`` onto the Snakefile's
+    config), then by ``overrides`` (e.g. Snakemake's ``--config``). A file
+    with a ``base:`` entry (a path relative to the file) overrides that base config: e.g.
+    ``config/paper.yaml`` holds only what differs at paper scale. The merged config must
+    satisfy ``config/schema.yaml``; a ConfigError names the file and the key path otherwise."""
+    # the repository default first, as the Snakefile's own configfile: a user file need hold
+    # only what it changes (a base: chain back to config.yaml re-reads it, harmlessly)
+    files = [DEFAULT_CONFIG, *(Path(p) for p in paths if p is not None)]
+    layers: Layers = [layer for path in files for layer in _file_layers(path)]
+    if overrides:
+        layers.append(("--config", dict(overrides)))
+    cfg: dict[str, Any] = {}
+    for _, layer in layers:
+        cfg = deep_merge(cfg, layer)
+    validate(cfg, layers)
+    return cfg
+
+
+def _file_layers(path: Path, seen: tuple[Path, ...] = ()) -> Layers:
+    """``path``'s layers: those of its ``base:`` chain first, then its own keys."""
     if not path.is_file():
         raise ConfigError(f"config file not found: {path}")
     with open(path) as fh:
@@ -41,12 +68,154 @@ def load_config(path: str | Path | None = None) -> dict[str, Any]:
             raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
     if not isinstance(cfg, dict):
         raise ConfigError(f"{path}: top level must be a mapping, got {type(cfg).__name__}")
-    if "base" in cfg:
-        base = path.parent / str(cfg.pop("base"))
-        if base.resolve() == path.resolve():
-            raise ConfigError(f"{path}: base refers to the file itself")
-        cfg = deep_merge(load_config(base), cfg)
-    return cfg
+    if "base" not in cfg:
+        return [(str(path), cfg)]
+    base = path.parent / str(cfg.pop("base"))
+    if base.resolve() == path.resolve():
+        raise ConfigError(f"{path}: base refers to the file itself")
+    if base.resolve() in seen:
+        raise ConfigError(f"{path}: base chain loops back to {base}")
+    return [*_file_layers(base, (*seen, path.resolve())), (str(path), cfg)]
+
+
+@functools.cache
+def schema() -> dict[str, Any]:
+    """The config schema (``config/schema.yaml``, JSON Schema 2020-12)."""
+    with open(SCHEMA_FILE) as fh:
+        return yaml.safe_load(fh)
+
+
+@functools.cache
+def _validator():
+    # jsonschema imports the optional rfc3987_syntax (pulled in by Jupyter) for a URI format
+    # check the schema does not use; compiling its grammar costs ~2 s per command, so it is
+    # hidden during the import only
+    hide = "rfc3987_syntax" not in sys.modules and "jsonschema" not in sys.modules
+    if hide:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
+    try:
+        import jsonschema
+    finally:
+        if hide:
+            del sys.modules["rfc3987_syntax"]
+
+    cls = jsonschema.validators.validator_for(schema())
+    cls.check_schema(schema())
+    return cls(schema())
+
+
+def validate(cfg: Mapping[str, Any], layers: Layers | None = None) -> None:
+    """Check ``cfg`` against the schema; a ConfigError lists every violation as
+    ``<file>: <key.path[index]>: <what is wrong>``, the file being the layer of ``layers``
+    that set the offending key (``<config>`` without layers)."""
+    errors = sorted(_validator().iter_errors(cfg), key=lambda e: [str(p) for p in e.path])
+    if not errors:
+        return
+    lines = []
+    for err in errors:
+        parts, message = _explain(err)
+        lines.append(f"{_source(layers or [], parts)}: {key_path(parts)}: {message}")
+    raise ConfigError("invalid config:\n  " + "\n  ".join(lines))
+
+
+def key_path(parts: Sequence[str | int]) -> str:
+    """``["ftl", "waf", "gc_policies", 1]`` -> ``ftl.waf.gc_policies[1]``."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(top level)"
+
+
+def _explain(err) -> tuple[list[str | int], str]:
+    """The offending key path and a message that says what is expected there."""
+    parts = list(err.absolute_path)
+    if err.validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        parts.append(extra[0])
+        known = ", ".join(err.schema.get("properties", {}))
+        hint = [key_path(p) for p in _schema_paths(extra[0]) if p != parts]
+        also = f"; did you mean {' or '.join(hint)}?" if hint else ""
+        more = f" (and {', '.join(extra[1:])})" if extra[1:] else ""
+        return parts, f"unknown key{more}; {key_path(parts[:-1])} takes: {known}{also}"
+    if err.validator in ("anyOf", "oneOf"):
+        wanted = " or ".join(_describe(s) for s in err.validator_value)
+        return parts, f"{err.instance!r} is not valid: expected {wanted}"
+    if err.validator == "required":
+        return parts, f"{err.message} (add it, or start from config/config.yaml with base:)"
+    return parts, err.message
+
+
+_DEF_TEXT = {
+    "posint": "an integer >= 1",
+    "count": "an integer >= 0",
+    "posnum": "a number > 0",
+    "nonneg": "a number >= 0",
+    "fraction": "a number in [0, 1]",
+    "spare_factor": "a number in (0, 1)",
+    "names": "a list of names",
+}
+
+
+def _describe(sub: Mapping[str, Any]) -> str:
+    if "$ref" in sub:
+        name = sub["$ref"].rsplit("/", 1)[-1]
+        return _DEF_TEXT.get(name, name)
+    if "const" in sub:
+        return repr(sub["const"])
+    if sub.get("type") == "null":
+        return "null"
+    return sub.get("type", "a value")
+
+
+def _schema_paths(key: str) -> list[list[str | int]]:
+    """Every place in the schema where a mapping takes ``key`` (for 'did you mean')."""
+    defs = schema().get("$defs", {})
+    found: list[list[str | int]] = []
+
+    def walk(node: Mapping[str, Any], path: list[str | int], depth: int) -> None:
+        if "$ref" in node and depth < 8:
+            node = defs.get(node["$ref"].rsplit("/", 1)[-1], {})
+        for name, sub in node.get("properties", {}).items():
+            if name == key:
+                found.append([*path, name])
+            walk(sub, [*path, name], depth + 1)
+
+    walk(schema(), [], 0)
+    return found
+
+
+def _source(layers: Layers, parts: Sequence[str | int]) -> str:
+    """The last layer that sets ``parts`` (or the longest prefix of it)."""
+    for n in range(len(parts), -1, -1):
+        for label, layer in reversed(layers):
+            if _has(layer, parts[:n]):
+                return label
+    return "<config>"
+
+
+def _has(node: Any, parts: Sequence[str | int]) -> bool:
+    for p in parts:
+        if isinstance(node, Mapping) and p in node:
+            node = node[p]
+        elif isinstance(node, list) and isinstance(p, int) and p < len(node):
+            node = node[p]
+        else:
+            return False
+    return True
+
+
+def write_config(cfg: Mapping[str, Any], path: str | Path) -> Path:
+    """Write a merged config as one YAML file (what the workflow hands to every job), leaving
+    the file untouched when it already holds the same config."""
+    from skftl.io import atomic_path
+
+    path = Path(path)
+    text = "# merged config of this run (written by the workflow; edit the config files)\n"
+    text += yaml.safe_dump(dict(cfg), sort_keys=False, default_flow_style=None, width=100)
+    if not path.is_file() or path.read_text() != text:
+        with atomic_path(path) as tmp:
+            tmp.write_text(text)
+    return path
 
 
 def trace_dirs(cfg: dict[str, Any] | None = None) -> list[Path]:

@@ -46,3 +46,90 @@ def test_errors_name_the_file(tmp_path: Path) -> None:
     loop.write_text("base: loop.yaml\n")
     with pytest.raises(ConfigError, match="itself"):
         load_config(loop)
+
+
+# --- the schema (config/schema.yaml): every key known, types and ranges, errors name file + key
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "paper.yaml", "tiny.yaml"])
+def test_shipped_configs_validate(name: str) -> None:
+    load_config(DEFAULT_CONFIG.parent / name)  # raises ConfigError otherwise
+
+
+def _error(tmp_path: Path, text: str, name: str = "my.yaml") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    return str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "what"),
+    [
+        ("ftl: {gc_policies: [cost_benefit]}", "ftl.gc_policies", "did you mean ftl.waf"),
+        ("lpmt: {no_such_key: 1}", "lpmt.no_such_key", "unknown key"),
+        ("no_such_section: {}", "no_such_section", "unknown key"),
+        ("lpmt: {pages_per_block: 0}", "lpmt.pages_per_block", "minimum of 1"),
+        ("ppb: {device: {pages_per_block: 0}}", "ppb.device.pages_per_block", "minimum"),
+        ("lpmt: {assoc: 0}", "lpmt.assoc", "minimum of 1"),
+        ("bnvm: {device: {page_size: 0}}", "bnvm.device.page_size", "minimum of 1"),
+        ("lpmt: {page_size: '4k'}", "lpmt.page_size", "not of type 'integer'"),
+        ("mtpm: {tg_sweep: [0, 2]}", "mtpm.tg_sweep[0]", "minimum of 1"),
+        ("ftl: {waf: {gc_policies: [greedy, fifo]}}", "ftl.waf.gc_policies[1]", "'fifo'"),
+        ("skrm: {synthetic_requests: -5}", "skrm.synthetic_requests", "minimum"),
+        ("lpmt: {n_sets: -3}", "lpmt.n_sets", "'auto' or an integer >= 1"),
+        ("ftl: {spare_factor: 1.5}", "ftl.spare_factor", "1.5"),
+        ("seed: abc", "seed", "not of type 'integer'"),
+    ],
+)
+def test_schema_errors_name_file_and_key_path(
+    tmp_path: Path, text: str, where: str, what: str
+) -> None:
+    msg = _error(tmp_path, text + "\n")
+    line = next(ln for ln in msg.splitlines() if f": {where}:" in ln)
+    assert f"{tmp_path / 'my.yaml'}: {where}: " in line
+    assert what in line
+
+
+def test_error_names_the_layer_that_set_the_key(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text("lpmt: {assoc: 0}\n")
+    (tmp_path / "b.yaml").write_text("base: a.yaml\nmtpm: {tg: 0}\n")
+    msg = _error(tmp_path, "base: b.yaml\nseed: 3\n", "c.yaml")
+    assert f"{tmp_path / 'a.yaml'}: lpmt.assoc:" in msg
+    assert f"{tmp_path / 'b.yaml'}: mtpm.tg:" in msg
+
+
+def test_stacked_files_merge_in_order(tmp_path: Path) -> None:
+    """`--configfile config/config.yaml tiny.yaml my.yaml`: each later file overrides key by
+    key; a partial file is taken on top of config/config.yaml."""
+    (tmp_path / "my.yaml").write_text("seed: 7\nlpmt: {assoc: 4}\n")
+    tiny = DEFAULT_CONFIG.parent / "tiny.yaml"
+    cfg = load_config(
+        DEFAULT_CONFIG, tiny, tmp_path / "my.yaml", overrides={"ftl": {"n_streams": 2}}
+    )
+    base = load_config()
+    assert (cfg["seed"], cfg["lpmt"]["assoc"], cfg["ftl"]["n_streams"]) == (7, 4, 2)
+    assert cfg["lpmt"]["n_requests"] == load_config(tiny)["lpmt"]["n_requests"] == 3000
+    assert cfg["lpmt"]["pages_per_block"] == base["lpmt"]["pages_per_block"]
+    assert load_config(tmp_path / "my.yaml")["ppb"] == base["ppb"]
+
+
+def test_schema_enums_follow_the_code() -> None:
+    """Allowed values in the schema are the code's own lists (no drift)."""
+    from skftl.config import schema
+    from skftl.dram.hashes import HASHES
+    from skftl.dram.layout import PLACEMENTS
+    from skftl.nand.policy import POLICIES
+    from skftl.nand.timing import PAGE_SPEEDS, SPEED_ANCHORS
+    from skftl.studies.registry import STUDIES
+
+    defs = schema()["$defs"]
+    assert set(defs["lpmt_hash"]["enum"]) == set(HASHES)
+    assert tuple(defs["lpmt_placement"]["enum"]) == tuple(PLACEMENTS)
+    assert set(defs["ftl"]["properties"]["policy"]["enum"]) == set(POLICIES)
+    nand = defs["nand"]["properties"]
+    assert tuple(nand["page_speed"]["enum"]) == tuple(PAGE_SPEEDS)
+    assert tuple(nand["speed_anchor"]["enum"]) == tuple(SPEED_ANCHORS)
+    studies = schema()["properties"]["studies"]["items"]["enum"]
+    assert set(studies) == set(STUDIES)
