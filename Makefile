@@ -18,6 +18,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(BIN)/python -m ipykernel install --sys-prefix --name skftl --display-name "Python (skftl)" >/dev/null
+	if git rev-parse --git-dir >/dev/null 2>&1; then $(BIN)/nbstripout --install --attributes .gitattributes; fi
 	touch $@
 
 setup: $(STAMP)
@@ -41,8 +42,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# JupyterLab on the notebooks (kernel `skftl`); interactive runs write figures to
+# figures/interactive/<study>. Jupyter refuses root without --allow-root (containers run as root).
+LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ $(LAB_ARGS)
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done

@@ -27,14 +27,22 @@ def use_style() -> None:
     plt.rcParams.update(STYLE)
 
 
+class SavedFiles(list):
+    """The paths a figure was saved to. A notebook cell ending in ``save_figure(...)`` shows
+    the figure only: the paths are not echoed as the cell's output."""
+
+    def _ipython_display_(self) -> None:  # IPython's display protocol: display nothing
+        return None
+
+
 def save_figure(
     fig: plt.Figure, path: str | Path, formats: tuple[str, ...] = ("png", "pdf")
-) -> list[Path]:
+) -> SavedFiles:
     """Save ``fig`` as ``path.<fmt>`` for each format, atomically; returns the paths written."""
     base = Path(path)
     if base.suffix in {".png", ".pdf", ".svg"}:
         base = base.with_suffix("")
-    out = []
+    out = SavedFiles()
     for fmt in formats:
         target = base.with_name(f"{base.name}.{fmt}")
         with atomic_path(target) as tmp:

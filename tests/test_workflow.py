@@ -28,7 +28,10 @@ def _kernel() -> str:
     return "skftl" if "skftl" in find_kernel_specs() else "python3"
 
 
-def _snakemake(workdir: Path, config: Path, *extra: str) -> subprocess.CompletedProcess:
+def _snakemake(
+    workdir: Path, config: Path | list[Path], *extra: str
+) -> subprocess.CompletedProcess:
+    configs = config if isinstance(config, list) else [config]
     cmd = [
         sys.executable,
         "-m",
@@ -36,7 +39,7 @@ def _snakemake(workdir: Path, config: Path, *extra: str) -> subprocess.Completed
         "--snakefile",
         str(SNAKEFILE),
         "--configfile",
-        str(config),
+        *map(str, configs),
         "--directory",
         str(workdir),
         "--cores",
@@ -131,3 +134,118 @@ def test_every_study_end_to_end_and_report(tmp_path: Path) -> None:
     for study in studies:
         assert f'"results/{study}/headline.csv"' in html, study
         assert re.search(rf'"figures/{study}/[^"]+\.png"', html), f"no figure of {study}"
+
+
+def test_stacked_configfiles_reach_every_job(tmp_path: Path) -> None:
+    """`--configfile config/config.yaml config/tiny.yaml my.yaml`: every job reads the merged,
+    validated config (results/config.yaml), not only the last file; commands pass
+    --no-progress so logs hold no progress-bar lines."""
+    from skftl.config import load_config
+
+    mine = tmp_path / "my.yaml"
+    mine.write_text("seed: 5\nstudies: [traces, ftl]\n")
+    files = [ROOT / "config" / "config.yaml", ROOT / "config" / "tiny.yaml", mine]
+    res = _snakemake(tmp_path, files, "--dry-run", "--printshellcmds")
+    assert res.returncode == 0, res.stdout + res.stderr
+    merged = tmp_path / "results" / "config.yaml"
+    assert load_config(merged) == load_config(*files)
+    assert load_config(merged)["seed"] == 5  # my.yaml
+    assert load_config(merged)["lpmt"]["n_requests"] == 3000  # tiny.yaml
+    run = next(ln for ln in res.stdout.splitlines() if " run ftl " in ln)
+    assert f"--config {merged}" in run and "--no-progress" in run
+    nb = next(ln for ln in res.stdout.splitlines() if "papermill" in ln and "/ftl.ipynb" in ln)
+    assert f"-p config_path {merged}" in nb and "-p figures_dir $PWD/figures/ftl" in nb
+
+
+def test_bad_config_stops_the_workflow_before_planning(tmp_path: Path) -> None:
+    mine = tmp_path / "my.yaml"
+    mine.write_text("ftl: {gc_policies: [cost_benefit]}\nmtpm: {tg_sweep: [0, 2]}\n")
+    res = _snakemake(tmp_path, mine, "--dry-run")
+    assert res.returncode != 0
+    out = res.stdout + res.stderr
+    assert f"{mine}: ftl.gc_policies: unknown key" in out
+    assert f"{mine}: mtpm.tg_sweep[0]:" in out
+    assert "study_run" not in out  # nothing planned
+
+
+def test_notebooks_use_the_skftl_kernel_and_their_own_figure_folder() -> None:
+    import nbformat
+
+    from skftl.studies.registry import STUDIES
+
+    for study, name in STUDIES.items():
+        nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+        assert nb.metadata["kernelspec"]["name"] == "skftl", name
+        params = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+        ns: dict = {}
+        exec(params.source, ns)  # the parameters cell is plain assignments
+        assert ns["figures_dir"] == f"../figures/interactive/{study}", name
+        assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code"), name
+    # the workflow always passes its own figure folder
+    for rules in ("studies.smk", "traces.smk"):
+        assert (
+            "-p figures_dir $PWD/{output.figs}" in (SNAKEFILE.parent / "rules" / rules).read_text()
+        )
+
+
+def test_workflow_runs_an_output_free_copy_of_each_notebook(tmp_path: Path) -> None:
+    """Outputs and metadata saved by JupyterLab leave the copy the workflow runs untouched
+    (so no rerun is planned); an edited cell changes it."""
+    import nbformat
+
+    from skftl.pipeline import strip_notebook
+
+    src, dst = tmp_path / "nb.ipynb", tmp_path / "src" / "nb.ipynb"
+    nb = nbformat.read(ROOT / "notebooks" / "10_ftl_validation.ipynb", as_version=4)
+    nbformat.write(nb, src)
+    strip_notebook(src, dst)
+    before = (dst.read_text(), dst.stat().st_mtime_ns)
+    code = next(c for c in nb.cells if c.cell_type == "code")
+    code.outputs = [nbformat.v4.new_output("stream", text="hello\n")]
+    code.execution_count = 3
+    code.metadata["scrolled"] = True
+    nb.metadata["language_info"] = {"name": "python", "version": "3.11.9"}
+    nbformat.write(nb, src)
+    strip_notebook(src, dst)
+    assert (dst.read_text(), dst.stat().st_mtime_ns) == before
+    code.source += "\n# edited"
+    nbformat.write(nb, src)
+    strip_notebook(src, dst)
+    assert "# edited" in dst.read_text()
+    params = [
+        c
+        for c in nbformat.read(dst, as_version=4).cells
+        if "parameters" in c.metadata.get("tags", [])
+    ]
+    assert len(params) == 1  # papermill still finds the parameters cell
+
+
+def test_figure_cells_show_only_the_figure(tmp_path: Path) -> None:
+    """A cell ending in save_figure(...) displays no list of paths (IPython's formatter)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from IPython.core.formatters import DisplayFormatter
+
+    from skftl.plot import save_figure
+
+    fig = plt.figure()
+    paths = save_figure(fig, tmp_path / "f")
+    plt.close(fig)
+    assert [p.name for p in paths] == ["f.png", "f.pdf"] and all(p.is_file() for p in paths)
+    assert DisplayFormatter().format(paths) == ({}, {})
+
+
+def test_make_lab_allows_root_only_as_root() -> None:
+    res = subprocess.run(
+        ["make", "-n", "-o", ".venv/.skftl-setup", "lab"], cwd=ROOT, capture_output=True, text=True
+    )
+    lab = next(ln for ln in res.stdout.splitlines() if "jupyter lab" in ln)
+    assert ("--allow-root" in lab) == (os.getuid() == 0)
+
+
+def test_setup_installs_the_nbstripout_filter() -> None:
+    make = (ROOT / "Makefile").read_text()
+    assert "nbstripout --install" in make
+    assert "*.ipynb filter=nbstripout" in (ROOT / ".gitattributes").read_text()

@@ -7,7 +7,9 @@ wildcard_constraints:
 
 
 def _study_resources(key, default):
-    return lambda wildcards: config.get(wildcards.study, {}).get("resources", {}).get(key, default)
+    # measured per study: <study>.resources in the config (mem_mb, runtime in minutes;
+    # Snakemake's standard names); config/paper.yaml holds the paper-scale values
+    return lambda wildcards: config[wildcards.study].get("resources", {}).get(key, default)
 
 
 def _study_threads(wildcards):
@@ -42,13 +44,13 @@ rule study_run:
     threads: _study_threads
     resources:
         mem_mb=_study_resources("mem_mb", 8000),
-        runtime=_study_resources("runtime_min", 120),
+        runtime=_study_resources("runtime", 120),
     shell:
-        "{SKFTL} run {wildcards.study} --out results/{wildcards.study} > {log} 2>&1"
+        "{SKFTL} run {wildcards.study} --out results/{wildcards.study} --no-progress > {log} 2>&1"
 
 
 def _notebook(wildcards):
-    return NOTEBOOKS / STUDIES[wildcards.study]
+    return notebook_source(STUDIES[wildcards.study])
 
 
 rule study_notebook:
@@ -70,7 +72,7 @@ rule study_notebook:
     log:
         "results/logs/notebook_{study}.log",
     shell:
-        "{PAPERMILL} {input.nb} {output.nb} -k {KERNEL} --cwd {NOTEBOOKS} --log-output "
+        "{PAPERMILL} {input.nb} {output.nb} -k {KERNEL} --cwd {NOTEBOOKS} --log-output --no-progress-bar "
         "-p config_path {CONFIG_FILE} -p results_path $PWD/{input.nc} -p figures_dir $PWD/{output.figs} "
         "> {log} 2>&1"
 

@@ -14,8 +14,6 @@ rule trace_prepare:
         "../../envs/simulate.yaml"
     log:
         "results/logs/trace_prepare/{trace}.log",
-    resources:
-        mem_mb=config.get("resources", {}).get("trace_prepare_mem_mb", 4000),
     shell:
         "{SKFTL} prepare-trace {wildcards.trace} --manifest {output} {params.fetch} > {log} 2>&1"
 
@@ -45,6 +43,9 @@ rule traces_characterise:
         "../../envs/simulate.yaml"
     log:
         "results/logs/traces_characterise.log",
+    resources:
+        mem_mb=config["traces"].get("resources", {}).get("mem_mb", 4000),
+        runtime=config["traces"].get("resources", {}).get("runtime", 30),
     shell:
         "{SKFTL} characterise -o {output.nc} --scored results/traces > {log} 2>&1"
 
@@ -52,7 +53,7 @@ rule traces_characterise:
 rule traces_notebook:
     input:
         nc="results/traces/characteristics.nc",
-        nb=NOTEBOOKS / "00_traces.ipynb",
+        nb=notebook_source(STUDIES["traces"]),
     output:
         nb="results/notebooks/traces.ipynb",
         figs=report(
@@ -68,7 +69,7 @@ rule traces_notebook:
     log:
         "results/logs/notebook_traces.log",
     shell:
-        "{PAPERMILL} {input.nb} {output.nb} -k {KERNEL} --cwd {NOTEBOOKS} --log-output "
+        "{PAPERMILL} {input.nb} {output.nb} -k {KERNEL} --cwd {NOTEBOOKS} --log-output --no-progress-bar "
         "-p config_path {CONFIG_FILE} -p results_path $PWD/{input.nc} -p figures_dir $PWD/{output.figs} "
         "> {log} 2>&1"
 
