@@ -38,7 +38,13 @@ def _global_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument(
         "--cache-dir", default=None, help="trace cache folder (default: config or data/cache)"
     )
-    parser.add_argument("--config", default=None, help="config file (default config/config.yaml)")
+    parser.add_argument(
+        "--config",
+        default=None,
+        metavar="FILE",
+        help="config file, taken on top of config/config.yaml (it need hold only what "
+        "differs; every key: config/schema.yaml)",
+    )
     return parser
 
 
@@ -93,3 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SkftlError as exc:
         print(f"skftl: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader left (`skftl traces info ... | head`): stop quietly; stdout goes to
+        # devnull so the interpreter's final flush does not raise again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -202,6 +203,30 @@ def _has(node: Any, parts: Sequence[str | int]) -> bool:
         else:
             return False
     return True
+
+
+def config_comments(section: str, path: str | Path = DEFAULT_CONFIG) -> dict[str, str]:
+    """The comment beside each top-level key of ``section`` in a config file (``key: value  #
+    comment`` at two spaces' indent), for help texts; keys without one are left out."""
+    out: dict[str, str] = {}
+    inside, key = False, None
+    for line in Path(path).read_text().splitlines():
+        if line and not line[0].isspace() and not line.startswith("#"):
+            inside, key = line.split(":", 1)[0] == section, None
+            continue
+        if not inside:
+            continue
+        m = re.match(r"^  ([A-Za-z_]\w*):[^#]*(?:#\s*(.+))?$", line)
+        more = re.match(r"^\s{4,}#\s*(.+)$", line)
+        if m:
+            key = m.group(1) if m.group(2) else None
+            if key:
+                out[key] = m.group(2).strip()
+        elif more and key:  # a comment continued on the following lines
+            out[key] += " " + more.group(1).strip()
+        else:
+            key = None
+    return out
 
 
 def write_config(cfg: Mapping[str, Any], path: str | Path) -> Path:

@@ -5,9 +5,13 @@ study's tables."""
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib.util
+import re
+import textwrap
 from pathlib import Path
 
-from skftl.config import load_config
+from skftl.config import config_comments, load_config
 from skftl.io import write_csv, write_netcdf
 from skftl.studies.registry import STUDIES, study_module
 from skftl.studies.scorecard import write_scored
@@ -29,12 +33,70 @@ def run_study(
     return nc
 
 
+def study_description(study: str) -> str:
+    """The first paragraph of the study's ``simulate`` docstring, read without importing it
+    (importing would load the study's kernels just to print help)."""
+    spec = importlib.util.find_spec(f"skftl.studies.{study}.simulate")
+    doc = ast.get_docstring(ast.parse(Path(spec.origin).read_text())) if spec else None
+    return " ".join((doc or f"Study {study}.").split("\n\n")[0].split())
+
+
+def _show(value: object, width: int = 48) -> str:
+    text = "{...}" if isinstance(value, dict) else repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def study_parameters(study: str) -> str:
+    """The study's config section, key by key: the default value and what config.yaml's
+    comment says it is (the full list: config/config.yaml and config/schema.yaml)."""
+    section = load_config().get(study) or {}
+    notes = config_comments(study)
+    lines = [f"parameters (config section `{study}:`, defaults of config/config.yaml):"]
+    for key, value in section.items():
+        text = f"{key} = {_show(value)}" + (f"  # {notes[key]}" if key in notes else "")
+        lines += textwrap.wrap(text, 96, initial_indent="  ", subsequent_indent="        ")
+    lines += textwrap.wrap(
+        "Change them in a config file (`skftl --config my.yaml run ...`, my.yaml holding only "
+        "what differs from config/config.yaml) or in the study's notebook.",
+        96,
+    )
+    return "\n".join(lines)
+
+
+class _StudyParser(argparse.ArgumentParser):
+    """`skftl run STUDY --help`: the study's parameters, looked up only when help is shown."""
+
+    def format_help(self) -> str:
+        study = self.prog.rsplit(" ", 1)[-1]
+        return super().format_help() + "\n" + study_parameters(study) + "\n"
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("run", help="run a study on a config file")
-    p.add_argument("study", choices=sorted(STUDIES))
-    p.add_argument("--out", default=None, help="output folder (default results/STUDY)")
-    p.add_argument("--no-progress", action="store_true")
-    p.set_defaults(func=_cmd_run)
+    p = subparsers.add_parser(
+        "run",
+        help="run a study on a config file",
+        description="Run one study: results/STUDY/STUDY.nc, headline.csv (its claims scored) "
+        "and readings.csv. `skftl run STUDY --help` describes a study and its parameters.",
+    )
+    studies = p.add_subparsers(
+        dest="study", metavar="STUDY", required=True, parser_class=_StudyParser
+    )
+    for study in sorted(STUDIES):
+        about = study_description(study)
+        s = studies.add_parser(
+            study,
+            help=textwrap.shorten(
+                re.sub(r"^Study `+\w+`+:\s*", "", about.split(". ")[0]), 60, placeholder=" ..."
+            ),
+            description=f"{about} Notebook: notebooks/{STUDIES[study]}.",
+        )
+        s.add_argument("--out", default=None, help="output folder (default results/STUDY)")
+        s.add_argument(
+            "--no-progress",
+            action="store_true",
+            help="no progress bars (for logs and batch jobs; the workflow passes it)",
+        )
+        s.set_defaults(func=_cmd_run)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:

@@ -1,0 +1,55 @@
+"""The CLI as a new user meets it: per-study help, option help texts, pipes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from skftl.cli import build_parser
+from skftl.studies.registry import STUDIES
+
+
+def _help(*argv: str) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([*argv, "--help"])
+
+
+def test_run_help_describes_each_study_and_its_parameters(capsys) -> None:
+    from skftl.config import load_config
+
+    cfg = load_config()
+    texts = {}
+    for study in STUDIES:
+        _help("run", study)
+        texts[study] = out = capsys.readouterr().out
+        assert f"config section `{study}:`" in out, study
+        for key, value in cfg[study].items():  # every parameter, with its default
+            if not isinstance(value, dict):
+                assert f"{key} = " in out, (study, key)
+        assert "--no-progress  no progress bars" in " ".join(out.split("\n")), study
+    assert len(set(texts.values())) == len(STUDIES)  # not one text for all
+    assert "Progressive Performance Boosting" in texts["ppb"]
+    assert "page_sizes = [8192, 16384]  # bytes" in texts["ppb"]
+
+
+def test_run_lists_the_studies(capsys) -> None:
+    _help("run")
+    out = capsys.readouterr().out
+    for study in STUDIES:
+        assert f"    {study} " in out
+
+
+def test_closed_pipe_ends_quietly() -> None:
+    """`skftl traces info NAME | head`: no BrokenPipeError traceback when the reader leaves."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skftl", "traces", "list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # the reader is gone before the first line is written
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert proc.returncode == 1
