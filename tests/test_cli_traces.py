@@ -23,7 +23,7 @@ def test_list_shows_present_traces(shared_traces, tmp_path, capsys):
     out = capsys.readouterr().out
     line = next(ln for ln in out.splitlines() if ln.startswith("wsrch-small "))
     assert "24,783" in line and "wsrch-small.trace.gz" in line
-    assert next(ln for ln in out.splitlines() if ln.startswith("financial1 ")).endswith("-")
+    assert next(ln for ln in out.splitlines() if ln.startswith("Financial1 ")).endswith("-")
     assert out.splitlines()[-1] == f"16 of {len(list_known())} registered traces present"
 
 
@@ -62,6 +62,15 @@ def test_fetch_without_network_says_where_to_place(tmp_path, capsys):
     assert main(["traces", "fetch", "msr_web_2", "--raw-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert str(tmp_path / "web_2.csv.gz") in err
+    assert "Traceback" not in err and "object at 0x" not in err  # no raw exception text
+
+
+def test_trace_names_keep_the_papers_spelling(capsys):
+    assert main(["traces", "list"]) == 0
+    names = [ln.split()[0] for ln in capsys.readouterr().out.splitlines()[2:-1]]
+    assert "Financial1" in names and "WebSearch3" in names and "financial1" not in names
+    assert main(["traces", "info", "financial9"]) == 2  # lookups ignore case; hints keep it
+    assert "did you mean Financial" in capsys.readouterr().err
 
 
 def test_env_trace_dirs_must_exist(tmp_path, monkeypatch, capsys):

@@ -25,7 +25,7 @@ SHARED_NAMES = [
     "pixel6a_slideshow_precond", "pixel6a_telegram_precond", "pixel6a_you_cut_precond",
 ]  # fmt: skip
 PAPER_NAMES = [
-    "financial1", "financial2", "websearch1", "websearch2", "websearch3", "msr_web_0",
+    "Financial1", "Financial2", "WebSearch1", "WebSearch2", "WebSearch3", "msr_web_0",
     "msr_web_1", "msr_web_2", "msr_web_3", "msr_mds_0", "msr_mds_1", "msr_hm_0", "nexus5",
 ]  # fmt: skip
 

@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 from skftl.config import DEFAULT_CONFIG, REPO_ROOT, load_config
 from skftl.config import trace_dirs as config_trace_dirs
@@ -225,7 +226,7 @@ def _build() -> dict[str, KnownTrace]:
         fname = f"{name}.spc.bz2"
         entries.append(
             KnownTrace(
-                name=name.lower(),
+                name=name,  # as the papers and traces.workloads spell it; lookups ignore case
                 format="spc",
                 description=f"UMass/SPC {name}: I/O of {what} (ASUs mapped to own regions)",
                 stands_for=f"UMass {name} (paper workload)",
@@ -294,9 +295,13 @@ def list_known() -> list[KnownTrace]:
 
 def get(name: str) -> KnownTrace:
     """The registry entry for ``name`` (case-insensitive); UnknownTraceError otherwise."""
-    entry = REGISTRY.get(name) or REGISTRY.get(name.lower())
+    entry = REGISTRY.get(name) or next(
+        (e for key, e in REGISTRY.items() if key.lower() == name.lower()), None
+    )
     if entry is None:
-        close = difflib.get_close_matches(name.lower(), list(REGISTRY), n=5, cutoff=0.5)
+        lowered = {key.lower(): key for key in REGISTRY}
+        close = difflib.get_close_matches(name.lower(), list(lowered), n=5, cutoff=0.5)
+        close = [lowered[c] for c in close]
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise UnknownTraceError(
             f"unknown trace {name!r} (not registered and not a file){hint} "
@@ -445,7 +450,7 @@ def fetch(name: str, raw_dir: str | Path | None = None) -> Path:
                 )
             )
         except Exception as exc:  # noqa: BLE001 - any network failure: try the next URL
-            failures.append(f"{url}: {type(exc).__name__}: {str(exc)[:160]}")
+            failures.append(f"{urlparse(url).netloc or url}: {_download_failure(exc)}")
             continue
         try:
             verify(tmp, entry)
@@ -458,3 +463,17 @@ def fetch(name: str, raw_dir: str | Path | None = None) -> Path:
         f"could not download trace {entry.name!r} ({'; '.join(failures)}). By hand: "
         + placement_hint(entry, raw_dir)
     )
+
+
+def _download_failure(exc: Exception) -> str:
+    """Why a download failed, in a few words (the raw exception text of the HTTP stack is
+    long and says little more)."""
+    import requests
+
+    if isinstance(exc, requests.HTTPError) and exc.response is not None:
+        return f"HTTP {exc.response.status_code} {exc.response.reason or ''}".strip()
+    if isinstance(exc, requests.Timeout):
+        return f"no answer within {FETCH_TIMEOUT_S} s"
+    if isinstance(exc, requests.ConnectionError):
+        return "cannot connect (offline, or the host is down)"
+    return type(exc).__name__
