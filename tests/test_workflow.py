@@ -249,3 +249,31 @@ def test_setup_installs_the_nbstripout_filter() -> None:
     make = (ROOT / "Makefile").read_text()
     assert "nbstripout --install" in make
     assert "*.ipynb filter=nbstripout" in (ROOT / ".gitattributes").read_text()
+
+
+def test_progress_bars_end_at_their_totals(monkeypatch) -> None:
+    """The ftl replay's bar counts page operations against a total of page operations (it
+    used to end at 255,049 of 100,000 requests)."""
+    import skftl.studies.ftl.simulate as ftl_sim
+    from skftl.config import load_config
+
+    bars = []
+
+    class Bar:
+        def __init__(self, *args, total=None, disable=False, **kw):
+            self.total, self.n = total, 0
+            bars.append(self)
+
+        def update(self, k=1):
+            self.n += k
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(ftl_sim, "tqdm", Bar)
+    cfg = load_config(ROOT / "config" / "tiny.yaml")
+    ftl_sim.trace_latency(cfg, progress=True)
+    assert bars and all(b.n == b.total for b in bars), [(b.n, b.total) for b in bars]

@@ -22,6 +22,7 @@ import skftl
 from skftl.nand import Ftl, result_dataset
 from skftl.nand.validation import uniform_waf
 from skftl.pipeline import workload_for
+from skftl.traces.pages import page_span
 
 __all__ = ["waf_sweep", "trace_latency", "run"]
 
@@ -101,7 +102,10 @@ def trace_latency(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     ftl = Ftl.from_config(cfg["nand"], section)
     if lat.get("precondition", "fill") == "fill":
         ftl.fill()
-    with tqdm(total=len(req), desc=f"replay {req.meta.label}", disable=not progress) as bar:
+    # the replay reports page operations done: a request spans one or more pages
+    pages = int(page_span(req, ftl.geometry.page_size)[1].sum())
+    bar_args = {"total": pages, "unit": "page", "desc": f"replay {req.meta.label}"}
+    with tqdm(**bar_args, disable=not progress) as bar:
         res = ftl.replay(req, wrap=bool(lat.get("wrap", True)), progress=bar.update)
     ds = result_dataset(res, ftl).rename({"waf": "trace_waf"})
     ds["latency"] = (
