@@ -277,3 +277,43 @@ def test_progress_bars_end_at_their_totals(monkeypatch) -> None:
     cfg = load_config(ROOT / "config" / "tiny.yaml")
     ftl_sim.trace_latency(cfg, progress=True)
     assert bars and all(b.n == b.total for b in bars), [(b.n, b.total) for b in bars]
+
+
+def test_every_study_job_has_measured_resources() -> None:
+    """Each study's config section gives its job's memory and run time under Snakemake's
+    standard names; the rules use them; paper scale never asks for less than default."""
+    from skftl.config import load_config
+    from skftl.studies.registry import STUDIES
+
+    default, paper = load_config(), load_config(ROOT / "config" / "paper.yaml")
+    for study in STUDIES:
+        res, big = default[study]["resources"], paper[study]["resources"]
+        assert res["mem_mb"] >= 500 and res["runtime"] >= 1, study
+        assert big["mem_mb"] >= res["mem_mb"] and big["runtime"] >= res["runtime"], study
+    rules = (SNAKEFILE.parent / "rules" / "studies.smk").read_text()
+    assert '_study_resources("mem_mb"' in rules and '_study_resources("runtime"' in rules
+    smk = rules + (SNAKEFILE.parent / "rules" / "traces.smk").read_text()
+    assert "runtime_min" not in smk and 'config["traces"].get("resources"' in smk
+
+
+def test_slurm_profile_works_without_job_accounting(tmp_path: Path, monkeypatch) -> None:
+    """The profile runs on SLURM; without accounting (sacct answers 'accounting storage is
+    disabled') the workflow switches the plugin's status query to squeue at start."""
+    from skftl.pipeline import sacct_unusable
+
+    profile = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.v8+.yaml").read_text())
+    assert profile["executor"] == "slurm"
+    assert {"mem_mb", "runtime"} <= set(profile["default-resources"])
+    snakefile = SNAKEFILE.read_text()
+    assert "onstart:" in snakefile and '_slurm.status_command = "squeue"' in snakefile
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    sacct = fake / "sacct"
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    sacct.write_text("#!/bin/sh\necho 'Slurm accounting storage is disabled'\n")
+    sacct.chmod(0o755)
+    assert "accounting is disabled" in sacct_unusable()
+    sacct.write_text("#!/bin/sh\nexit 0\n")  # accounting works (no jobs since now)
+    assert sacct_unusable() is None
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert sacct_unusable() == "no sacct command"
