@@ -4,7 +4,9 @@ invents parameter values."""
 
 from __future__ import annotations
 
+import copy
 import functools
+import json
 import os
 import re
 import sys
@@ -62,11 +64,8 @@ def _file_layers(path: Path, seen: tuple[Path, ...] = ()) -> Layers:
     """``path``'s layers: those of its ``base:`` chain first, then its own keys."""
     if not path.is_file():
         raise ConfigError(f"config file not found: {path}")
-    with open(path) as fh:
-        try:
-            cfg = yaml.safe_load(fh) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+    stat = path.stat()
+    cfg = copy.deepcopy(_read_yaml(str(path.resolve()), stat.st_mtime_ns, stat.st_size))
     if not isinstance(cfg, dict):
         raise ConfigError(f"{path}: top level must be a mapping, got {type(cfg).__name__}")
     if "base" not in cfg:
@@ -77,6 +76,17 @@ def _file_layers(path: Path, seen: tuple[Path, ...] = ()) -> Layers:
     if base.resolve() in seen:
         raise ConfigError(f"{path}: base chain loops back to {base}")
     return [*_file_layers(base, (*seen, path.resolve())), (str(path), cfg)]
+
+
+@functools.lru_cache(maxsize=32)
+def _read_yaml(path: str, mtime_ns: int, size: int) -> Any:
+    """A YAML file's content, parsed once per version of the file (the config is loaded by
+    many functions of one command)."""
+    with open(path) as fh:
+        try:
+            return yaml.safe_load(fh) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
 
 
 @functools.cache
@@ -105,12 +115,19 @@ def _validator():
     return cls(schema())
 
 
+_VALID: set[str] = set()  # configs (as canonical JSON) already found valid in this process
+
+
 def validate(cfg: Mapping[str, Any], layers: Layers | None = None) -> None:
     """Check ``cfg`` against the schema; a ConfigError lists every violation as
     ``<file>: <key.path[index]>: <what is wrong>``, the file being the layer of ``layers``
     that set the offending key (``<config>`` without layers)."""
+    digest = json.dumps(cfg, sort_keys=True, default=repr)
+    if digest in _VALID:
+        return
     errors = sorted(_validator().iter_errors(cfg), key=lambda e: [str(p) for p in e.path])
     if not errors:
+        _VALID.add(digest)
         return
     lines = []
     for err in errors:
