@@ -115,6 +115,14 @@ def test_stacked_files_merge_in_order(tmp_path: Path) -> None:
     assert load_config(tmp_path / "my.yaml")["ppb"] == base["ppb"]
 
 
+def test_schema_is_a_valid_json_schema() -> None:
+    import jsonschema
+
+    from skftl.config import schema
+
+    jsonschema.validators.validator_for(schema()).check_schema(schema())
+
+
 def test_schema_enums_follow_the_code() -> None:
     """Allowed values in the schema are the code's own lists (no drift)."""
     from skftl.config import schema
