@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import zlib
 
@@ -9,7 +10,7 @@ import pytest
 
 from skftl.cli import main
 from skftl.errors import ChecksumError, TraceFormatError, UnknownTraceError
-from skftl.traces import load_trace, readers
+from skftl.traces import formats, load_trace, readers
 from skftl.traces.registry import TraceNotFoundError
 
 GOOD_MSR = "128166385365934025,web,0,Write,3160743424,4096,135731\n"
@@ -136,3 +137,140 @@ def test_missing_trace_folder(tmp_path, cache_dir, capsys):
     assert main(["--trace-dir", str(missing), "traces", "list"]) == 2
     assert f"trace folder does not exist: {missing}" in capsys.readouterr().err
     _assert_untouched(cache_dir)
+
+
+# --- issue 22: bounds, byte-order marks, corrupt bz2, non-ASCII digits ----------------------
+
+BIG = str(2**63 - 1)
+GOOD_HEIMDALL = "0.000 0 4096 4096 1\n"
+GOOD_NEXUS5 = "\t\t".join(["1000", "8", "4096", "1"] + ["1400000000.5"] * 4) + "\n"
+GOOD_MOBILE = "a-1,8,R,0,8,1.0\n"
+
+
+def _nexus5(size_bytes: str) -> str:
+    return GOOD_NEXUS5.replace("\t\t4096\t\t", f"\t\t{size_bytes}\t\t")
+
+
+# (file name, text, line, value, reason fragment): one request of 2^63 - 1 bytes per format
+HUGE_SIZES = [
+    ("msr.csv", GOOD_MSR + f"128166385365934025,web,0,Read,0,{BIG},1\n", 2, BIG),
+    ("spc.spc", GOOD_SPC + f"0,1,{BIG},r,0.1\n", 2, BIG),
+    ("heimdall.trace", GOOD_HEIMDALL + f"1.000 0 0 {BIG} 1\n", 2, BIG),
+    ("nexus5.txt", GOOD_NEXUS5 + _nexus5(BIG), 2, BIG),
+    ("mqsim.trace", GOOD_MQSIM + f"11413000 0 8 {2**40} 1\n", 2, str(2**40)),
+    ("mobile.csv", HEADER + GOOD_MOBILE + f"b-2,8,W,10,{2**40},2.0\n", 3, str(2**40)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("fname,text,line,value", HUGE_SIZES, ids=[c[0] for c in HUGE_SIZES])
+def test_request_size_is_bounded_in_every_format(write_trace, cache_dir, fname, text, line, value):
+    path = write_trace(fname, text)
+    with pytest.raises(TraceFormatError) as err:
+        load_trace(path, cache_dir=cache_dir)
+    assert (err.value.line, err.value.value) == (line, value)
+    assert "size" in err.value.reason and "too large" in err.value.reason
+    _assert_untouched(cache_dir)
+
+
+def test_largest_allowed_request_is_accepted(write_trace):
+    text = GOOD_MSR + f"128166385365934025,web,0,Read,0,{formats.MAX_REQUEST_BYTES},1\n"
+    assert readers.read_trace(write_trace("ok.csv", text)).size_bytes.max() == 2**30
+
+
+def test_offset_plus_size_overflow_is_rejected(write_trace, cache_dir):
+    # the campaign's case: int64-max offset, then a normal line
+    path = write_trace("ovf.csv", f"0,web,0,Read,{BIG},4096,1\n" + GOOD_MSR)
+    with pytest.raises(TraceFormatError) as err:
+        load_trace(path, fmt="msr", cache_dir=cache_dir)
+    assert (err.value.line, err.value.value) == (1, BIG)
+    # each field within its bound, their sum just beyond the address space
+    offset = formats.MAX_ADDRESS_BYTES - 512
+    path = write_trace("ovf2.csv", GOOD_MSR + f"128166385365934025,web,0,Read,{offset},4096,1\n")
+    with pytest.raises(TraceFormatError, match="address space") as err:
+        load_trace(path, cache_dir=cache_dir)
+    assert (err.value.line, err.value.value) == (2, f"{offset} + 4096")
+    _assert_untouched(cache_dir)
+
+
+@pytest.mark.parametrize(
+    "fname,text,line,value",
+    [
+        ("filetime0.csv", "0,web,0,Write,0,4096,1\n" + GOOD_MSR, 2, "128166385365934025"),
+        ("heimdall.trace", GOOD_HEIMDALL + "1e300 0 0 4096 1\n", 2, "1e300"),
+        ("spc.spc", GOOD_SPC + "0,1,512,r,1e20\n", 2, "1e20"),
+        ("backwards.spc", GOOD_SPC + "0,1,512,r,-4e8\n", 2, "-4e8"),
+        ("nexus5.txt", GOOD_NEXUS5 + GOOD_NEXUS5.replace("1400000000.5", "99999999999"), 2,
+         "99999999999"),
+    ],
+)  # fmt: skip
+def test_times_beyond_the_horizon_are_rejected(write_trace, cache_dir, fname, text, line, value):
+    path = write_trace(fname, text)
+    with pytest.raises(TraceFormatError) as err:
+        load_trace(path, cache_dir=cache_dir)
+    assert (err.value.line, err.value.value) == (line, value)
+    assert "horizon" in err.value.reason or "too large" in err.value.reason
+    _assert_untouched(cache_dir)
+
+
+def test_a_week_long_trace_is_within_the_horizon(write_trace):
+    week = 7 * 24 * 3600 * 10**7  # FILETIME ticks
+    text = GOOD_MSR + f"{128166385365934025 + week},web,0,Read,0,4096,1\n"
+    assert readers.read_trace(write_trace("week.csv", text)).time_ns[-1] == week * 100
+
+
+BOM_CASES = {
+    "msr": GOOD_MSR * 2,
+    "spc": GOOD_SPC * 2,
+    "mqsim": GOOD_MQSIM * 2,
+    "heimdall": GOOD_HEIMDALL + "1.5 0 0 512 0\n",
+    "mobile": HEADER + GOOD_MOBILE * 2,
+    "nexus5": GOOD_NEXUS5 * 2,
+}
+
+
+@pytest.mark.parametrize("compression", [None, "gzip", "bz2"])
+@pytest.mark.parametrize("fmt", list(BOM_CASES))
+def test_byte_order_mark_is_accepted_in_every_format(write_trace, fmt, compression):
+    plain = readers.read_trace(write_trace("plain", BOM_CASES[fmt]))
+    bom = readers.read_trace(write_trace("bom", "\ufeff" + BOM_CASES[fmt], compression))
+    assert bom.meta.format == plain.meta.format == fmt
+    for col in ("time_ns", "offset_bytes", "size_bytes", "is_write"):
+        assert getattr(bom, col).tolist() == getattr(plain, col).tolist()
+
+
+def test_corrupt_bz2_is_reported_as_a_corrupt_compressed_file(tmp_path, cache_dir):
+    text = (GOOD_MSR * 2000).encode()
+    raw = bz2.compress(text)
+    reasons = set()
+    for pos in range(10, len(raw) - 4):
+        data = bytearray(raw)
+        data[pos] ^= 0x55
+        path = tmp_path / f"c{pos}.csv.bz2"
+        path.write_bytes(bytes(data))
+        if _decodes(data) and bz2.decompress(bytes(data)) == text:
+            continue  # a flip bzip2 does not notice and that changes nothing
+        with pytest.raises(TraceFormatError) as err:
+            load_trace(path, cache_dir=cache_dir)
+        assert err.value.path == str(path)
+        reasons.add(err.value.reason.split(":")[0].split(" (")[0])
+    assert reasons <= {"corrupt bz2 file", "truncated or corrupt compressed file"}, reasons
+    _assert_untouched(cache_dir)
+
+
+def _decodes(data: bytes) -> bool:
+    try:
+        bz2.decompress(bytes(data))
+    except (OSError, ValueError, EOFError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    "digit", ["\uff15", "\u0665", "\u096b"]
+)  # full-width, Arabic, Devanagari 5
+def test_non_ascii_digit_names_the_line(write_trace, cache_dir, digit):
+    path = write_trace("d.trace", GOOD_MQSIM * 3 + f"11413000 0 6{digit}7728 16 1\n")
+    with pytest.raises(TraceFormatError) as err:
+        load_trace(path, cache_dir=cache_dir)
+    assert (err.value.line, err.value.value) == (4, f"6{digit}7728")
+    assert "lba is not an integer" in err.value.reason

@@ -8,11 +8,25 @@ is used to pin down the exact line of a problem the fast path detected.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass, field
 
 INT64_MAX = 2**63 - 1
+
+# --- bounds every reader applies (a value outside them is wrong data, not a workload) ---
+#: largest byte address a request may reach (offset + size): 1 PiB, far beyond any device
+#: a block trace was recorded on, and small enough that no sum or unit conversion overflows
+MAX_ADDRESS_BYTES = 1 << 50
+#: largest single request: 1 GiB. Block layers split requests into at most a few MiB (the
+#: largest in the shared traces is 42 MiB); a larger size is a corrupt field.
+MAX_REQUEST_BYTES = 1 << 30
+#: arrival times must lie within this many seconds of the trace's first request (ten years):
+#: traces span hours to weeks, so anything further is a zeroed, garbled or foreign clock
+TIME_HORIZON_S = 10 * 365.25 * 24 * 3600
+#: largest decimal seconds value whose ns count fits int64 (Nexus 5 epoch times)
+MAX_DECIMAL_SECONDS = INT64_MAX // 10**9
 
 
 @dataclass(frozen=True)
@@ -33,7 +47,7 @@ class Field:
     kind: str
     min_value: int | None = None
     ops: dict = field(default_factory=dict)
-    max_value: int | None = None  # keeps unit conversion (x 512) inside int64
+    max_value: int | None = None  # set from the bounds above for offsets and sizes
 
     @property
     def used(self) -> bool:
@@ -65,12 +79,25 @@ class FormatSpec:
 
 
 _RW = {"r": False, "w": True}
-_MAX_SECTORS = INT64_MAX // 512
 _NONNEG = 0
 _POS = 1
 
+
+def _bounded(spec: FormatSpec) -> FormatSpec:
+    """``spec`` with the offset and size fields capped at the bounds above, in the
+    field's own unit, so every format applies the same byte limits."""
+    caps = {
+        spec.offset: MAX_ADDRESS_BYTES // spec.offset_unit,
+        spec.size: MAX_REQUEST_BYTES // spec.size_unit,
+    }
+    fields = tuple(
+        dataclasses.replace(f, max_value=caps[f.name]) if f.name in caps else f for f in spec.fields
+    )
+    return dataclasses.replace(spec, fields=fields)
+
+
 FORMATS: dict[str, FormatSpec] = {
-    spec.name: spec
+    spec.name: _bounded(spec)
     for spec in (
         FormatSpec(
             name="spc",
@@ -78,7 +105,7 @@ FORMATS: dict[str, FormatSpec] = {
             delimiter=",",
             fields=(
                 Field("asu", "int", _NONNEG),
-                Field("lba", "int", _NONNEG, max_value=_MAX_SECTORS),
+                Field("lba", "int", _NONNEG),
                 Field("size", "int", _POS),
                 Field("opcode", "op", ops=_RW),
                 Field("timestamp", "float"),
@@ -122,8 +149,8 @@ FORMATS: dict[str, FormatSpec] = {
             fields=(
                 Field("arrival_ns", "int"),
                 Field("device", "int", _NONNEG),
-                Field("lba", "int", _NONNEG, max_value=_MAX_SECTORS),
-                Field("size", "int", _POS, max_value=_MAX_SECTORS),
+                Field("lba", "int", _NONNEG),
+                Field("size", "int", _POS),
                 Field("type", "intop", ops={1: False, 0: True}),
             ),
             time="arrival_ns",
@@ -165,8 +192,8 @@ FORMATS: dict[str, FormatSpec] = {
                 Field("proces", "skip"),
                 Field("device", "skip"),
                 Field("rw_flag", "op", ops=_RW),
-                Field("sector", "int", _NONNEG, max_value=_MAX_SECTORS),
-                Field("size", "int", _POS, max_value=_MAX_SECTORS),
+                Field("sector", "int", _NONNEG),
+                Field("size", "int", _POS),
                 Field("timestamp", "float"),
             ),
             time="timestamp",
@@ -186,7 +213,7 @@ FORMATS: dict[str, FormatSpec] = {
             "flags (bit0 = write), generated/started/issued/completed [epoch s]",
             delimiter="\t",
             fields=(
-                Field("sector", "int", _NONNEG, max_value=_MAX_SECTORS),
+                Field("sector", "int", _NONNEG),
                 Field("_1", "skip"),
                 Field("size_sectors", "skip"),
                 Field("_3", "skip"),
@@ -217,22 +244,28 @@ FORMAT_NAMES = tuple(FORMATS)
 
 # --- the per-line reference rules (the vectorised checks in readers.py mirror these) ---
 
-_INT_RE = re.compile(r"-?(?:0[xX][0-9a-fA-F]+|\d+)")
+# ASCII digits only: Python's \d and int() accept other scripts' digits (e.g. full-width),
+# which pyarrow rightly rejects
+_INT_RE = re.compile(r"-?(?:0[xX][0-9a-fA-F]+|[0-9]+)")
 _FLOAT_RE = re.compile(
-    r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity|nan)", re.IGNORECASE
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE
 )
-DECIMAL_RE = r"^(?P<s>\d+)(?:\.(?P<f>\d{0,9})\d*)?$"
+DECIMAL_RE = r"^(?P<s>[0-9]+)(?:\.(?P<f>[0-9]{0,9})[0-9]*)?$"
 _DECIMAL_RE = re.compile(DECIMAL_RE)
 
 
 def _parse_int(text: str) -> int | None:
-    if not _INT_RE.fullmatch(text):
+    if not _INT_RE.fullmatch(text) or len(text) > 24:  # longer cannot fit int64 anyway
         return None
     neg = text.startswith("-")
     digits = text[1:] if neg else text
     value = int(digits, 16) if digits[:2] in ("0x", "0X") else int(digits)
     value = -value if neg else value
     return value if -INT64_MAX - 1 <= value <= INT64_MAX else None
+
+
+def _too_large(f: Field, limit: int | float) -> str:
+    return f"{f.name} too large (at most {limit:g})"
 
 
 def check_field(f: Field, text: str) -> str | None:
@@ -244,7 +277,10 @@ def check_field(f: Field, text: str) -> str | None:
             return f"{f.name} is not a number"
         return None if math.isfinite(float(text)) else f"{f.name} is not finite"
     if f.kind == "decimal":
-        return None if _DECIMAL_RE.match(text) else f"{f.name} is not a decimal number"
+        match = _DECIMAL_RE.match(text)
+        if not match:
+            return f"{f.name} is not a decimal number"
+        return _too_large(f, MAX_DECIMAL_SECONDS) if int(match["s"]) > MAX_DECIMAL_SECONDS else None
     if f.kind == "op":
         if text.lower() not in f.ops:
             return f"unknown {f.name} (expected one of {', '.join(f.ops)})"
@@ -257,12 +293,30 @@ def check_field(f: Field, text: str) -> str | None:
     if f.min_value is not None and value < f.min_value:
         return f"{f.name} must be {'positive' if f.min_value == 1 else '>= 0'}"
     if f.max_value is not None and value > f.max_value:
-        return f"{f.name} too large (at most {f.max_value})"
+        return _too_large(f, f.max_value)
     return None
 
 
-def check_line(spec: FormatSpec, line: str) -> tuple[str, str] | None:
-    """(reason, offending value) for a bad data line, None for a good one."""
+def _number(f: Field, text: str) -> float:
+    """A checked field's value (decimal seconds as ns)."""
+    if f.kind == "decimal":
+        match = _DECIMAL_RE.match(text)
+        assert match is not None
+        return int(match["s"]) * 1e9 + int((match["f"] or "").ljust(9, "0"))
+    return float(text) if f.kind == "float" else _parse_int(text) or 0
+
+
+def line_time_ns(spec: FormatSpec, line: str) -> float:
+    """The arrival time of a valid data line in ns on the trace's own clock."""
+    f = spec.field(spec.time)
+    return _number(f, line.split(spec.delimiter)[spec.names.index(spec.time)]) * spec.time_unit_ns
+
+
+def check_line(
+    spec: FormatSpec, line: str, first: tuple[int, float] | None = None
+) -> tuple[str, str] | None:
+    """(reason, offending value) for a bad data line, None for a good one. ``first`` is
+    (line number, time in ns) of the trace's first request, for the time horizon."""
     parts = line.split(spec.delimiter)
     if len(parts) != len(spec.fields):
         return f"expected {len(spec.fields)} fields, got {len(parts)}", line
@@ -270,6 +324,25 @@ def check_line(spec: FormatSpec, line: str) -> tuple[str, str] | None:
         reason = check_field(f, text)
         if reason is not None:
             return reason, text
+    index = spec.names.index
+    offset, size = parts[index(spec.offset)], parts[index(spec.size)]
+    end = (
+        int(_number(spec.field(spec.offset), offset)) * spec.offset_unit
+        + int(_number(spec.field(spec.size), size)) * spec.size_unit
+    )
+    if end > MAX_ADDRESS_BYTES:
+        return (
+            f"offset + size = {end:,} bytes beyond the {MAX_ADDRESS_BYTES:,}-byte address space",
+            f"{offset} + {size}",
+        )
+    if first is not None:
+        dt_s = (line_time_ns(spec, line) - first[1]) / 1e9
+        if abs(dt_s) > TIME_HORIZON_S:
+            return (
+                f"{spec.time} is {dt_s:.4g} s from the first request's (line {first[0]}), "
+                f"beyond the {TIME_HORIZON_S / (365.25 * 86400):g}-year horizon",
+                parts[index(spec.time)],
+            )
     return None
 
 

@@ -19,11 +19,23 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from skftl.errors import ConfigError, TraceFormatError
-from skftl.traces.formats import DECIMAL_RE, FORMAT_NAMES, FORMATS, FormatSpec, check_line
+from skftl.traces.formats import (
+    DECIMAL_RE,
+    FORMAT_NAMES,
+    FORMATS,
+    MAX_ADDRESS_BYTES,
+    MAX_DECIMAL_SECONDS,
+    TIME_HORIZON_S,
+    FormatSpec,
+    check_line,
+    line_time_ns,
+)
 from skftl.traces.formats import is_header as _is_header
 from skftl.traces.requests import Requests, TraceMeta, out_of_order_count
 from skftl.traces.textio import (
     DECOMPRESSION_ERRORS,
+    check_decompresses,
+    compression_of,
     file_digest,
     iter_line_blocks,
     iter_text_lines,
@@ -31,7 +43,7 @@ from skftl.traces.textio import (
 )
 
 #: bump whenever a reader's output for the same input changes (invalidates the cache)
-READER_VERSION = 1
+READER_VERSION = 2  # 2: bounds on sizes, extents and times (issue 22)
 BLOCK_SIZE = 16 << 20
 REGION_ALIGN = 1 << 20
 _SNIFF_LINES = 20
@@ -70,8 +82,18 @@ def _first_lines(path: Path, n: int = _SNIFF_LINES) -> list[tuple[int, str]]:
                     break
     except DECOMPRESSION_ERRORS as exc:
         if not out:
-            raise TraceFormatError(path, None, str(exc), "cannot decompress") from exc
+            raise _corrupt_compressed(path, str(exc), "no line decompresses") from exc
     return out
+
+
+def _corrupt_compressed(path: Path, problem: str, what: str) -> TraceFormatError:
+    return TraceFormatError(
+        path,
+        None,
+        problem,
+        f"corrupt {compression_of(path)} file: the compressed stream is damaged ({what}); "
+        "replace the file",
+    )
 
 
 def _is_number(text: str) -> bool:
@@ -107,6 +129,9 @@ def detect_format(path: str | Path) -> str:
         if any("." in line.split(" ")[0] for _, line in lines):
             return "heimdall"
         return "mqsim"
+    problem = check_decompresses(path)
+    if problem is not None:
+        raise _corrupt_compressed(path, problem, "its text matches no trace format")
     raise TraceFormatError(
         path,
         number,
@@ -137,6 +162,8 @@ def _decimal_to_ns(arr: pa.Array) -> np.ndarray:
     if parts.null_count:
         raise _BadBlock
     secs = pc.cast(parts.field("s"), pa.int64()).to_numpy()
+    if len(secs) and secs.max() > MAX_DECIMAL_SECONDS:
+        raise _BadBlock
     frac = pc.cast(pc.utf8_rpad(parts.field("f"), 9, "0"), pa.int64()).to_numpy()
     return secs * 1_000_000_000 + frac
 
@@ -261,15 +288,19 @@ def _parse_fast(path: Path, spec: FormatSpec, skip_rows: int) -> tuple[dict[str,
 def _locate_error(path: Path, spec: FormatSpec, skip_rows: int, cause: BaseException) -> None:
     """Raise TraceFormatError for the first bad line (or the truncation) of ``path``."""
     last_good = 0
+    first: tuple[int, float] | None = None  # (line, time in ns) of the first request
+    problem: tuple[int, str, str] | None = None
     try:
         for number, line in enumerate(iter_text_lines(path), start=1):
             if number <= skip_rows or not line:
                 last_good = number
                 continue
-            problem = check_line(spec, line)
-            if problem is not None:
-                reason, value = problem
-                raise TraceFormatError(path, number, value, reason)
+            found = check_line(spec, line, first)
+            if found is not None:
+                problem = (number, *found)
+                break
+            if first is None:
+                first = (number, line_time_ns(spec, line))
             last_good = number
     except DECOMPRESSION_ERRORS as exc:
         raise TraceFormatError(
@@ -278,7 +309,26 @@ def _locate_error(path: Path, spec: FormatSpec, skip_rows: int, cause: BaseExcep
             str(exc),
             f"truncated or corrupt compressed file (last complete line: {last_good})",
         ) from exc
+    damaged = check_decompresses(path)
+    if damaged is not None:
+        what = f"line {problem[0]} looked wrong" if problem else "its text could not be parsed"
+        raise _corrupt_compressed(path, damaged, what) from cause
+    if problem is not None:
+        number, reason, value = problem
+        raise TraceFormatError(path, number, value, reason) from cause
     raise TraceFormatError(path, None, str(cause)[:200], "could not parse") from cause
+
+
+def _within_bounds(
+    spec: FormatSpec, time: np.ndarray, offset: np.ndarray, size: np.ndarray
+) -> bool:
+    """Every request ends inside the address space and arrives within the time horizon
+    of the first (offsets and sizes are bytes; each is already capped, so no overflow)."""
+    if (offset > MAX_ADDRESS_BYTES - size).any():
+        return False
+    dt = time.astype(np.float64)
+    dt -= dt[0]
+    return bool(np.abs(dt, out=dt).max() * spec.time_unit_ns <= TIME_HORIZON_S * 1e9)
 
 
 # --- assembly ------------------------------------------------------------------------
@@ -309,9 +359,18 @@ def map_device_regions(
     extent = np.zeros(len(ids), dtype=np.int64)
     np.maximum.at(extent, dense, offset + size)
     bases = np.zeros(len(ids), dtype=np.int64)
+    end = 0
     for k in range(1, len(ids)):
-        end = bases[k - 1] + extent[k - 1]
+        end = int(bases[k - 1]) + int(extent[k - 1])  # Python ints: no overflow
+        if end > MAX_ADDRESS_BYTES:
+            break
         bases[k] = -(-end // REGION_ALIGN) * REGION_ALIGN
+    end = int(bases[-1]) + int(extent[-1])
+    if end > MAX_ADDRESS_BYTES:
+        raise ValueError(
+            f"the {len(ids)} devices' regions end at {end:,} bytes, beyond the "
+            f"{MAX_ADDRESS_BYTES:,}-byte address space"
+        )
     return offset + bases[dense], {str(int(i)): int(b) for i, b in zip(ids, bases, strict=True)}
 
 
@@ -354,19 +413,26 @@ def read_trace(
 
     if n == 0:
         raise TraceFormatError(path, None, "", "no data lines (only a header or blank lines)")
-    time_ns = _relative_ns(spec, cols[spec.time])
     offset = cols[spec.offset]
     if spec.offset_unit != 1:
         offset *= spec.offset_unit
     size = cols[spec.size]
     if spec.size_unit != 1:
         size *= spec.size_unit
+    if not _within_bounds(spec, cols[spec.time], offset, size):
+        _locate_error(path, spec, skip_rows, ValueError("a request outside the bounds"))
+    time_ns = _relative_ns(spec, cols[spec.time])
     is_write = cols[spec.op]
     extra: dict[str, Any] = {"reader_version": READER_VERSION, "options": opts}
     if spec.device is not None:
         device = cols[spec.device]
         if opts.get("map_devices"):
-            offset, bases = map_device_regions(offset, size, device)
+            try:
+                offset, bases = map_device_regions(offset, size, device)
+            except ValueError as exc:
+                raise TraceFormatError(
+                    path, None, str(exc), "map_devices=False keeps the devices' own offsets"
+                ) from exc
             extra["device_base_bytes"] = bases
         else:
             extra["devices"] = [int(d) for d in np.unique(device)]

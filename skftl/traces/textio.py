@@ -74,10 +74,27 @@ def iter_line_blocks(stream: BinaryIO, block_size: int) -> Iterator[memoryview]:
 
 def iter_text_lines(path: str | Path) -> Iterator[str]:
     """Decoded lines without their line ending (universal newlines, like pyarrow's
-    parser); undecodable bytes become U+FFFD so they show up in error messages."""
-    with io.TextIOWrapper(open_binary(path), encoding="utf-8", errors="replace") as fh:
+    parser); undecodable bytes become U+FFFD so they show up in error messages. A UTF-8
+    byte-order mark at the start is dropped (pyarrow's parser skips it too)."""
+    with io.TextIOWrapper(open_binary(path), encoding="utf-8-sig", errors="replace") as fh:
         for line in fh:
             yield line.rstrip("\r\n")
+
+
+def check_decompresses(path: str | Path) -> str | None:
+    """None when ``path`` is plain or decompresses to the end; else the decompressor's
+    complaint. bzip2 (and gzip) check their CRC only at the end of a block, so a damaged
+    file first yields garbage text: a text error in a compressed file is only believed
+    once the whole stream has decompressed cleanly."""
+    if compression_of(path) is None:
+        return None
+    try:
+        with open_binary(path) as fh:
+            while fh.read(_CHUNK):
+                pass
+    except DECOMPRESSION_ERRORS as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None
 
 
 def file_digest(path: str | Path, algorithm: str = "sha256") -> str:
