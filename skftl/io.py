@@ -12,18 +12,64 @@ from pathlib import Path
 import pandas as pd
 import xarray as xr
 
+_TMP_SUFFIX = ".tmp"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _owner_alive(tmp: Path) -> bool:
+    """Whether the process that created temporary ``tmp`` (pid in its name) still runs."""
+    try:
+        pid = int(tmp.name.rsplit(".", 3)[-3])
+    except (ValueError, IndexError):
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean_stale_temporaries(folder: str | Path) -> list[Path]:
+    """Delete the temporaries ``atomic_path`` left in ``folder`` when its process was
+    killed (SIGKILL runs no cleanup): those whose creating process no longer runs.
+    Returns what was deleted."""
+    removed = []
+    folder = Path(folder)
+    if not folder.is_dir():
+        return removed
+    for tmp in folder.glob(f".*{_TMP_SUFFIX}"):
+        if tmp.is_file() and not _owner_alive(tmp):
+            tmp.unlink(missing_ok=True)
+            removed.append(tmp)
+    return removed
+
 
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path next to ``path``; rename it onto ``path`` on success,
-    delete it on any exception."""
+    delete it on any exception. The temporary's name holds the writer's pid (so
+    ``clean_stale_temporaries`` can tell a killed writer's leftovers) and the result gets
+    the mode an ordinary file would (0666 less the umask, not mkstemp's 0600)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=path.parent
+    )
     os.close(fd)
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        if tmp_path.exists():
+            os.chmod(tmp_path, 0o666 & ~_umask())
         os.replace(tmp_path, path)
     except BaseException:
         tmp_path.unlink(missing_ok=True)

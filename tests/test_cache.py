@@ -95,3 +95,77 @@ def test_damaged_cache_file_is_replaced(write_trace, cache_dir):
 def test_use_cache_false_writes_nothing(write_trace, cache_dir):
     load_trace(write_trace("t.trace", TEXT), cache_dir=cache_dir, use_cache=False)
     assert not cache_dir.exists()
+
+
+# --- issue 22: killed writers, in-place edits, file modes -----------------------------------
+
+
+def test_stale_temporary_of_a_killed_load_is_cleaned(write_trace, cache_dir):
+    import subprocess
+    import sys
+
+    # a writer killed with SIGKILL: its temporary stays; its pid no longer runs
+    code = (
+        "import os, signal, sys\nfrom skftl.io import atomic_path\n"
+        "with atomic_path(sys.argv[1]) as tmp:\n"
+        "    tmp.write_bytes(b'partial')\n    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    cache_dir.mkdir()
+    subprocess.run([sys.executable, "-c", code, str(cache_dir / "x.arrow")], check=False)
+    (orphan,) = cache_dir.glob(".*.tmp")
+    load_trace(write_trace("t.trace", TEXT), cache_dir=cache_dir)
+    assert not orphan.exists()
+    assert not list(cache_dir.glob(".*.tmp"))
+
+
+def test_live_writers_temporary_is_kept(tmp_path):
+    from skftl.io import atomic_path, clean_stale_temporaries
+
+    with atomic_path(tmp_path / "out.csv") as tmp:
+        tmp.write_text("x")
+        assert clean_stale_temporaries(tmp_path) == [] and tmp.exists()
+
+
+def test_edit_in_place_with_size_and_mtime_restored_is_reparsed(write_trace, cache_dir):
+    path = write_trace("t.trace", TEXT)
+    first = load_trace(path, cache_dir=cache_dir)
+    st = path.stat()
+    edited = TEXT.replace("1000 1 8 9 1\n", "1000 1 8 9 0\n", 1)  # same length
+    assert len(edited) == len(TEXT) and edited != TEXT
+    path.write_text(edited)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
+    second = load_trace(path, cache_dir=cache_dir)
+    assert second.meta.sha256 == readers.file_digest(path) != first.meta.sha256
+    assert second.is_write[1] and not first.is_write[1]
+
+
+def test_stat_signature_sees_head_and_tail(tmp_path):
+    path = tmp_path / "big"
+    path.write_bytes(b"a" * (3 << 16))
+    before = cache._stat_signature(path)[1][-1]
+    with open(path, "r+b") as fh:
+        fh.seek((3 << 16) - 1)
+        fh.write(b"b")
+    assert cache._stat_signature(path)[1][-1] != before
+
+
+def test_atomic_files_respect_the_umask(write_trace, cache_dir, tmp_path):
+    from skftl.io import write_csv
+
+    old = os.umask(0o022)
+    try:
+        load_trace(write_trace("t.trace", TEXT), cache_dir=cache_dir)
+        plain = tmp_path / "plain"
+        plain.write_text("x")
+        import pandas as pd
+
+        out = write_csv(pd.DataFrame({"a": [1]}), tmp_path / "r.csv")
+        modes = {p.name: p.stat().st_mode & 0o777 for p in [*cache_dir.iterdir(), out, plain]}
+        assert set(modes.values()) == {0o644}, modes
+        os.umask(0o077)
+        assert (
+            write_csv(pd.DataFrame({"a": [1]}), tmp_path / "s.csv").stat().st_mode & 0o777 == 0o600
+        )
+    finally:
+        os.umask(old)

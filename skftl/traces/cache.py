@@ -5,8 +5,10 @@ Arrow IPC, uncompressed, because a load is then a memory map: the columns are ze
 views of the page cache (no decoding), which is what makes a cached load run at memory
 speed. Parquet would be a third of the size but must be decoded on every load.
 
-A small stat index (resolved path, size, mtime_ns -> sha256) in the cache folder
-spares re-hashing an unchanged big source file on every load. Every file here is
+A small stat index (resolved path -> size, mtime_ns, ctime_ns, inode and a hash of the
+file's first and last 64 KiB -> sha256) in the cache folder spares re-hashing an
+unchanged big source file on every load. The ctime and the head/tail hash catch a file
+edited in place whose size and mtime were restored (ctime cannot be set back). Every file here is
 written via ``skftl.io.atomic_path`` (temp + rename), so an interrupted or failed load
 never leaves a partial file.
 """
@@ -24,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 from skftl.config import REPO_ROOT
-from skftl.io import atomic_path
+from skftl.io import atomic_path, clean_stale_temporaries
 from skftl.traces.readers import READER_VERSION
 from skftl.traces.requests import Requests, TraceMeta
 from skftl.traces.textio import file_digest
@@ -33,6 +35,7 @@ DEFAULT_CACHE_DIR = REPO_ROOT / "data" / "cache"
 STAT_INDEX = "stat-index.json"
 _META_KEY = b"skftl.trace"
 _COLUMNS = ("time_ns", "offset_bytes", "size_bytes", "is_write")
+_EDGE = 1 << 16  # bytes hashed at each end of the source for the stat index
 
 
 def cache_dir_or_default(cache_dir: str | Path | None) -> Path:
@@ -68,17 +71,30 @@ def _read_index(cache_dir: Path) -> dict[str, list]:
     return index if isinstance(index, dict) else {}
 
 
-def _stat_signature(path: Path) -> tuple[str, int, int]:
+def _stat_signature(path: Path) -> tuple[str, list]:
+    """(index key, [size, mtime_ns, ctime_ns, inode, head/tail hash]) of ``path``."""
     st = path.stat()
-    return str(path.resolve()), st.st_size, st.st_mtime_ns
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        h.update(fh.read(_EDGE))
+        if st.st_size > _EDGE:
+            fh.seek(max(_EDGE, st.st_size - _EDGE))
+            h.update(fh.read(_EDGE))
+    return str(path.resolve()), [
+        st.st_size,
+        st.st_mtime_ns,
+        st.st_ctime_ns,
+        st.st_ino,
+        h.hexdigest(),
+    ]
 
 
 def known_sha256(path: Path, cache_dir: Path) -> str | None:
-    """The source's sha256 from the stat index when size and mtime are unchanged."""
-    key, size, mtime = _stat_signature(path)
+    """The source's sha256 from the stat index when its signature is unchanged."""
+    key, signature = _stat_signature(path)
     entry = _read_index(cache_dir).get(key)
-    if entry and entry[0] == size and entry[1] == mtime:
-        return entry[2]
+    if isinstance(entry, list) and entry[:-1] == signature:
+        return entry[-1]
     return None
 
 
@@ -89,9 +105,10 @@ def source_sha256(path: Path, cache_dir: Path) -> tuple[str, bool]:
 
 
 def remember_sha256(path: Path, cache_dir: Path, sha256: str) -> None:
-    key, size, mtime = _stat_signature(path)
+    key, signature = _stat_signature(path)
     index = _read_index(cache_dir)
-    index[key] = [size, mtime, sha256]
+    index[key] = [*signature, sha256]
+    clean_stale_temporaries(cache_dir)  # a killed earlier load's leftovers
     with atomic_path(_index_path(cache_dir)) as tmp:
         tmp.write_text(json.dumps(index, indent=0, sort_keys=True))
 

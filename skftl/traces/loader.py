@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from skftl.errors import ConfigError
+from skftl.io import clean_stale_temporaries
 from skftl.traces import cache, readers, registry
 from skftl.traces.requests import Requests
 
@@ -67,6 +68,7 @@ def load_trace(
         return cache.freeze(readers.read_trace(path, fmt, name=name, options=opts))
 
     cache_dir = cache.cache_dir_or_default(cache_dir)
+    clean_stale_temporaries(cache_dir)  # left by a load that was killed
     sha256, indexed = cache.source_sha256(path, cache_dir)
     key = cache.cache_key(sha256, fmt, opts)
     cache_file = cache.cache_file(cache_dir, key)
