@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from skftl.cli import main
 from skftl.errors import ChecksumError, UnknownTraceError
 from skftl.traces import fetch, list_known, load_trace, locate, registry
 from skftl.traces.formats import FORMAT_NAMES
@@ -147,3 +148,77 @@ def test_fetch_downloads_and_verifies(shared_traces, http_folder, tmp_path, monk
     with pytest.raises(ChecksumError):
         fetch("tpcc-small", raw)
     assert not [p for p in raw.iterdir()]  # nothing kept
+
+
+# --- issue 22: verification status everywhere a trace appears --------------------------------
+
+
+def test_shared_traces_are_verified_and_say_how(shared_traces, tmp_path):
+    req = load_trace("wsrch-small", trace_dirs=[shared_traces], cache_dir=tmp_path)
+    assert req.meta.extra["verification"] == "verified (sha256 of the file)"
+    again = load_trace("wsrch-small", trace_dirs=[shared_traces], cache_dir=tmp_path)  # cached
+    assert again.meta.extra["verification"] == "verified (sha256 of the file)"
+
+
+def _edited_web_0(shared_traces, folder):
+    """The campaign's case: 1,000 lines of web_0 placed as the full msr_web_0 volume."""
+    lines = gzip.decompress((shared_traces / "msr_cambridge" / "web_1.csv.gz").read_bytes())
+    folder.mkdir()
+    (folder / "web_0.csv").write_bytes(b"".join(lines.splitlines(True)[:1000]))
+    return folder
+
+
+def test_unverified_registered_trace_warns_and_is_labelled(shared_traces, tmp_path, capsys):
+    folder = _edited_web_0(shared_traces, tmp_path / "t")
+    with pytest.warns(UserWarning, match="'msr_web_0'.*cannot be verified"):
+        req = load_trace("msr_web_0", trace_dirs=[folder], cache_dir=tmp_path / "c")
+    assert req.meta.extra["verification"].startswith("UNVERIFIED")
+    assert main(["--trace-dir", str(folder), "traces", "list"]) == 0
+    (line,) = [ln for ln in capsys.readouterr().out.splitlines() if "msr_web_0 " in ln]
+    assert "web_0.csv" in line and "UNVERIFIED" in line
+    with pytest.warns(UserWarning):
+        assert main(["--trace-dir", str(folder), "traces", "info", "msr_web_0"]) == 0
+    assert "verification: UNVERIFIED" in capsys.readouterr().out
+
+
+def test_registered_size_and_request_count_are_checks(tmp_path, monkeypatch):
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "hm_0.csv.gz").write_bytes(gzip.compress(b"128166385365934025,hm,0,Read,0,512,1\n"))
+    with pytest.raises(ChecksumError, match="41,967,571 bytes"):
+        registry.locate("msr_hm_0", [folder])
+    # a copy whose request count differs from the registered one is not verified
+    (folder / "hm_0.csv.gz").unlink()
+    (folder / "hm_0.csv").write_text("128166385365934025,hm,0,Read,0,512,1\n")
+    with pytest.warns(UserWarning, match="1 requests where the registry records 3,993,317"):
+        req = load_trace("msr_hm_0", trace_dirs=[folder], cache_dir=tmp_path / "c")
+    assert req.meta.extra["verification"].startswith("UNVERIFIED")
+
+
+def test_a_path_is_labelled_unregistered(write_trace, cache_dir):
+    req = load_trace(write_trace("t.trace", "0 0 8 8 1\n"), cache_dir=cache_dir)
+    assert req.meta.extra["verification"].startswith("UNVERIFIED (a file given by path")
+
+
+def test_run_records_verification_in_attrs_and_claim_notes(shared_traces, tmp_path):
+    import xarray as xr
+
+    from skftl.studies import claims as C
+    from skftl.traces.loader import reset_verification_log, verification_log
+
+    reset_verification_log()
+    folder = _edited_web_0(shared_traces, tmp_path / "t")
+    with pytest.warns(UserWarning):
+        load_trace("msr_web_0", trace_dirs=[folder], cache_dir=tmp_path / "c")
+    log = verification_log()
+    assert log["msr_web_0"].startswith("UNVERIFIED")
+    ds = xr.Dataset({"x": 1.0}, attrs={"trace_verification": f"msr_web_0: {log['msr_web_0']}"})
+    claim = C.Claim(id="c", where="Fig. 1", statement="s", paper=C.Relation(op=">", ref=0),
+                    ours=lambda d, r: 1.0, workload="real stand-in")  # fmt: skip
+    assert (
+        "real trace(s) NOT verified: msr_web_0: UNVERIFIED"
+        in C.evaluate_claim(claim, ds, "any")["note"]
+    )
+    synthetic = C.Claim(id="s", where="Fig. 1", statement="s", paper=C.Relation(op=">", ref=0),
+                        ours=lambda d, r: 1.0, workload="synthetic stand-in")  # fmt: skip
+    assert C.evaluate_claim(synthetic, ds, "any")["note"] == ""

@@ -295,8 +295,20 @@ def evaluate_claim(claim: Claim, ds: xr.Dataset, reading: str) -> dict[str, Any]
         "within_25pct": within,
         "verdict": _verdict(direction, within),
         "workload_kind": kind,
-        "note": note,
+        "note": _with_unverified(note, kind, ds),
     }
+
+
+def _with_unverified(note: str, kind: str, ds: xr.Dataset) -> str:
+    """The note, plus the run's real traces that could not be verified when the claim was
+    scored on a real trace (the dataset's ``trace_verification`` attribute, issue 22)."""
+    log = str(ds.attrs.get("trace_verification", ""))
+    unverified = [item for item in log.split("; ") if "UNVERIFIED" in item]
+    if kind not in ("same", "real stand-in") or not unverified:
+        return note
+    return "; ".join(
+        [*filter(None, [note]), "real trace(s) NOT verified: " + "; ".join(unverified)]
+    )
 
 
 def evaluate(claims: Sequence[Claim], ds: xr.Dataset, reading: str) -> pd.DataFrame:

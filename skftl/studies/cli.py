@@ -21,9 +21,14 @@ def run_study(
     study: str, config_path: str | Path | None, out_dir: str | Path, progress: bool = True
 ) -> Path:
     """Run one study on a config file and write its dataset, scorecard and tables atomically."""
+    from skftl.traces.loader import reset_verification_log, verification_log
+
     cfg = load_config(config_path)
     module = study_module(study)
+    reset_verification_log()
     ds = module.run(cfg, progress=progress)
+    # every trace the run read or generated, with how it was verified (issue 22)
+    ds.attrs["trace_verification"] = "; ".join(f"{k}: {v}" for k, v in verification_log().items())
     out_dir = Path(out_dir)
     nc = write_netcdf(ds, out_dir / f"{study}.nc")
     write_scored(study, ds, out_dir)

@@ -73,7 +73,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
     for entry in registry.list_known():
         try:
             path = registry.locate(entry.name, dirs)
-            where = str(path) if path else "-"
+            where = f"{path}  [{registry.verification(path, entry)}]" if path else "-"
         except ChecksumError as exc:
             where = f"CHECKSUM MISMATCH ({exc})"
         n = f"{entry.requests:,}" if entry.requests else "?"
@@ -119,6 +119,7 @@ def _cmd_info(args: argparse.Namespace) -> int:
     meta = req.meta
     print(f"name: {meta.label}\nformat: {meta.format}\nsource: {meta.source}")
     print(f"sha256: {meta.sha256}\ndata lines: {meta.lines:,}")
+    print(f"verification: {meta.extra.get('verification', 'n/a')}")
     print(f"out-of-order arrivals: {meta.backward_time_jumps:,}")
     for key, value in characterise(req).items():
         print(f"{key}: {_fmt(value)}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,42 @@ def resolve_source(
     return found, entry
 
 
+#: name -> verification status of every trace loaded or generated in this process since the
+#: last reset (a study run resets it and stores it in its dataset's attributes)
+_LOG: dict[str, str] = {}
+
+
+def reset_verification_log() -> None:
+    _LOG.clear()
+
+
+def verification_log() -> dict[str, str]:
+    """{trace name: "verified (...)" | "UNVERIFIED (...)" | "synthetic (...)"} so far."""
+    return dict(sorted(_LOG.items()))
+
+
+def note_trace(name: str, status: str) -> None:
+    _LOG[name] = status
+
+
+def _verified(req: Requests, path: Path, entry: registry.KnownTrace | None) -> Requests:
+    """``req`` with its verification status in ``meta.extra["verification"]`` (logged; a
+    warning when a registered trace cannot be verified)."""
+    status = registry.verification(path, entry)
+    if entry is not None and entry.requests is not None and len(req) != entry.requests:
+        status = (
+            f"{registry.UNVERIFIED} ({len(req):,} requests where the registry "
+            f"records {entry.requests:,})"
+        )
+    if entry is not None and status.startswith(registry.UNVERIFIED):
+        warnings.warn(
+            f"registered trace {entry.name!r} ({path}) cannot be verified: {status}",
+            stacklevel=3,
+        )
+    note_trace(req.meta.name, status)
+    return req.with_meta(extra={**req.meta.extra, "verification": status})
+
+
 def load_trace(
     source: str | Path,
     fmt: str | None = None,
@@ -65,7 +102,8 @@ def load_trace(
     opts = readers.reader_options(fmt, {**(entry.options if entry else {}), **(options or {})})
     name = name or (entry.name if entry is not None else None)
     if not use_cache:
-        return cache.freeze(readers.read_trace(path, fmt, name=name, options=opts))
+        req = readers.read_trace(path, fmt, name=name, options=opts)
+        return cache.freeze(_verified(req, path, entry))
 
     cache_dir = cache.cache_dir_or_default(cache_dir)
     clean_stale_temporaries(cache_dir)  # left by a load that was killed
@@ -77,9 +115,9 @@ def load_trace(
         if not indexed:
             cache.remember_sha256(path, cache_dir, sha256)
         name = name or readers.default_name(path)
-        return cache.freeze(cached.with_meta(name=name, source=str(path)))
+        return cache.freeze(_verified(cached.with_meta(name=name, source=str(path)), path, entry))
     requests = readers.read_trace(path, fmt, name=name, options=opts, sha256=sha256)
     # only after a successful parse: a failed load leaves the cache folder untouched
     cache.store(requests, cache_file, key)
     cache.remember_sha256(path, cache_dir, sha256)
-    return cache.freeze(requests)
+    return cache.freeze(_verified(requests, path, entry))

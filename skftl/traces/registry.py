@@ -45,7 +45,8 @@ class KnownTrace:
     filenames: tuple[str, ...]  # candidate paths relative to a trace folder
     checksums: tuple[str, ...] = ()  # "algorithm:hex" of the distributed file
     content_sha256: str | None = None  # sha256 of the decompressed text
-    requests: int | None = None  # number of requests, where known
+    requests: int | None = None  # number of requests, where known (checked after a load)
+    size_bytes: int | None = None  # published size of filenames[0] as distributed
     direct_download: bool = True  # False: urls[0] is a landing page (licence terms)
     archive: bool = False  # a tarball of several traces, not one trace
     options: dict[str, Any] = field(default_factory=dict)  # reader options
@@ -94,7 +95,10 @@ _MSR_SERVERS = {
     "wdev": ("test web server", 4),
     "web": ("web/SQL server", 4),
 }
+# published facts about the full volumes (shared traces README: hm_0.csv.gz is 41,967,571
+# bytes with 3,993,317 records); no checksum of any MSR volume is published
 _MSR_REQUESTS = {"hm_0": 3_993_317}
+_MSR_SIZES = {"hm_0": 41_967_571}
 
 _GH = "https://raw.githubusercontent.com"
 _MQSIM_CITE = (
@@ -259,6 +263,7 @@ def _build() -> dict[str, KnownTrace]:
                         f"msr/{vol}.csv",
                     ),
                     requests=_MSR_REQUESTS.get(vol),
+                    size_bytes=_MSR_SIZES.get(vol),
                     direct_download=False,
                 )
             )
@@ -350,27 +355,57 @@ def _suffix_compression(name: str) -> str | None:
     return {"gz": "gzip", "bz2": "bz2"}.get(name.rsplit(".", 1)[-1].lower())
 
 
-_verified: dict[tuple[str, int, int, str], bool] = {}
+_verified: dict[tuple, str | None] = {}
+
+UNVERIFIED = "UNVERIFIED"
 
 
 def verify(path: str | Path, entry: KnownTrace) -> bool:
     """True when ``path`` passes an applicable check of ``entry``, False when no check
     applies (unverified); ChecksumError naming file, expected and actual otherwise."""
+    return check_copy(path, entry) is not None
+
+
+def verification(path: str | Path, entry: KnownTrace | None) -> str:
+    """How a located copy was checked, for every place a trace is shown: "verified
+    (<check>)", or "UNVERIFIED (<why>)"; ChecksumError when a check fails."""
+    if entry is None:
+        return f"{UNVERIFIED} (a file given by path, not a registered trace)"
+    how = check_copy(path, entry)
+    if how is not None:
+        return f"verified ({how})"
+    return f"{UNVERIFIED} (no registered checksum or size applies to this copy)"
+
+
+def check_copy(path: str | Path, entry: KnownTrace) -> str | None:
+    """The check ``path`` passed ("sha256 of the file", "size", ...), None when no check
+    applies; ChecksumError naming file, expected and actual when one fails."""
     path = Path(path)
     st = path.stat()
-    memo = (str(path.resolve()), st.st_size, st.st_mtime_ns, entry.name)
+    memo = (str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns, entry.name)
     if memo in _verified:
         return _verified[memo]
     expected: list[str] = []
     actual: list[str] = []
     ok = None
-    if entry.checksums and compression_of(path) == _suffix_compression(entry.filenames[0]):
+    how = None
+    as_distributed = compression_of(path) == _suffix_compression(entry.filenames[0])
+    if entry.size_bytes is not None and as_distributed:
+        if st.st_size != entry.size_bytes:
+            raise ChecksumError(
+                f"{path}: size mismatch for trace {entry.name!r}: expected the published "
+                f"{entry.size_bytes:,} bytes, got {st.st_size:,}"
+            )
+        ok, how = True, f"published size {entry.size_bytes:,} bytes; no checksum published"
+    if entry.checksums and as_distributed:  # any one matching checksum will do
+        ok, how = False, None
         for checksum in entry.checksums:
             algorithm, hexdigest = checksum.split(":", 1)
             got = file_digest(path, algorithm)
             expected.append(checksum)
             actual.append(f"{algorithm}:{got}")
-            ok = ok or got == hexdigest.lower()
+            if got == hexdigest.lower():
+                ok, how = True, f"{algorithm} of the file"
     if not ok and entry.content_sha256:
         try:
             got = content_digest(path)
@@ -379,16 +414,17 @@ def verify(path: str | Path, entry: KnownTrace) -> bool:
         expected.append(f"sha256:{entry.content_sha256} of the decompressed text")
         actual.append(f"sha256:{got} of the decompressed text")
         ok = got == entry.content_sha256
+        how = "sha256 of the decompressed text" if ok else None
     if ok is None:
-        _verified[memo] = False
-        return False
+        _verified[memo] = None
+        return None
     if not ok:
         raise ChecksumError(
             f"{path}: checksum mismatch for trace {entry.name!r}: expected "
             f"{' or '.join(expected)}, got {', '.join(actual)}"
         )
-    _verified[memo] = True
-    return True
+    _verified[memo] = how
+    return how
 
 
 def locate(name: str, trace_dirs: list[str | Path] | None = None) -> Path | None:

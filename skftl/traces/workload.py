@@ -21,6 +21,12 @@ from skftl.traces.requests import Requests
 from skftl.traces.synthetic import PRESETS, generate
 
 
+def note_trace(name: str, status: str) -> None:
+    from skftl.traces.loader import note_trace as note  # late: loader imports registry
+
+    note(name, status)
+
+
 def _locate(name: str, dirs: list[Path]) -> Path | None:
     from skftl.traces import registry  # imported late: registry imports readers
 
@@ -85,4 +91,8 @@ def workload(
             f"of that name (presets: {', '.join(PRESETS)})"
         )
     req = generate(name, n_requests=n_requests, seed=seed)
-    return req.with_meta(extra={**req.meta.extra, "real_candidates_tried": cands})
+    status = f"synthetic (generated; no real trace found among {cands})"
+    note_trace(req.meta.name, status)
+    return req.with_meta(
+        extra={**req.meta.extra, "real_candidates_tried": cands, "verification": status}
+    )
