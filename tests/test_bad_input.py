@@ -5,14 +5,19 @@ from __future__ import annotations
 import bz2
 import gzip
 import zlib
+from pathlib import Path
 
+import pandas as pd
 import pytest
+import xarray as xr
+import yaml
 
 from skftl.cli import main
-from skftl.errors import ChecksumError, TraceFormatError, UnknownTraceError
+from skftl.errors import ChecksumError, ConfigError, TraceFormatError, UnknownTraceError
 from skftl.traces import formats, load_trace, readers
 from skftl.traces.registry import TraceNotFoundError
 
+REPO_ROOT = Path(__file__).resolve().parent.parent
 GOOD_MSR = "128166385365934025,web,0,Write,3160743424,4096,135731\n"
 GOOD_MQSIM = "11413000 0 657728 16 1\n"
 GOOD_SPC = "0,303567,3584,w,0.000000\n"
@@ -274,3 +279,77 @@ def test_non_ascii_digit_names_the_line(write_trace, cache_dir, digit):
         load_trace(path, cache_dir=cache_dir)
     assert (err.value.line, err.value.value) == (4, f"6{digit}7728")
     assert "lba is not an integer" in err.value.reason
+
+
+# --- issue 22, point 7: configs that used to degrade silently ------------------------------
+
+
+def _tiny(**sections):
+    from skftl.config import load_config
+
+    cfg = load_config(REPO_ROOT / "config" / "tiny.yaml")
+    for dotted, value in sections.items():
+        *path, last = dotted.split("__")
+        node = cfg
+        for key in path:
+            node = node.setdefault(key, {})
+        node[last] = value
+    return cfg
+
+
+def test_unknown_trace_in_bnvm_stand_ins_names_the_key(tmp_path):
+    from skftl.studies.bnvm.simulate import _load_workload
+
+    cfg = _tiny(bnvm__stand_ins={"A": ["pixel6a_telegram_precondd"]})
+    with pytest.raises(ConfigError, match=r"bnvm\.stand_ins\.A: 'pixel6a_telegram_precondd'"):
+        _load_workload("A", cfg["bnvm"], cfg)
+
+
+def test_unknown_trace_in_skrm_candidates_names_the_key():
+    from skftl.studies.skrm.simulate import load_workloads
+
+    cfg = _tiny()
+    cfg["skrm"]["traces"] = {"web_0": {"candidates": ["msr_web_00"], "preset": "msr_web"}}
+    with pytest.raises(ConfigError, match=r"skrm\.traces\.web_0\.candidates: 'msr_web_00'"):
+        load_workloads(cfg)
+
+
+def test_unknown_trace_in_mtpm_real_workloads_names_the_key():
+    from skftl.studies.mtpm.simulate import _real
+
+    cfg = _tiny(mtpm__real__workloads={"TPCC": ["tpcc-smal"]})
+    with pytest.raises(ConfigError, match=r"mtpm\.real\.workloads\.TPCC: 'tpcc-smal'.*tpcc-small"):
+        _real(cfg, cfg["mtpm"], 4)
+
+
+def test_unknown_trace_in_traces_workloads_names_the_key():
+    from skftl.traces.workload import configured_candidates
+
+    with pytest.raises(ConfigError, match=r"traces\.workloads\.msr_web: 'web0'"):
+        configured_candidates("msr_web", {"traces": {"workloads": {"msr_web": ["web0"]}}})
+
+
+def test_missing_trace_folder_is_recorded_loudly(tmp_path):
+    """The documented fallback (synthetic stand-in) stays, but the dataset's attributes and
+    every scored claim's note say the trace folder does not exist."""
+    from skftl.studies.cli import run_study
+
+    missing = tmp_path / "no-such-traces"
+    cfg = _tiny(traces__trace_dirs=[str(missing)], bnvm__stand_ins={"A": ["pixel6a_pubg_exec"]})
+    path = tmp_path / "cfg.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    with pytest.warns(UserWarning, match="do NOT exist"):
+        nc = run_study("bnvm", path, tmp_path / "out", progress=False)
+    attrs = xr.open_dataset(nc).attrs["trace_verification"]
+    assert "nexus5_A: synthetic" in attrs and f"do NOT exist: {missing}" in attrs
+    headline = pd.read_csv(tmp_path / "out" / "headline.csv", keep_default_na=False)
+    evaluated = headline[~headline.verdict.isin(["not modelled", "not evaluated"])]
+    assert len(evaluated) and evaluated.note.str.contains(f"do NOT exist: {missing}").all()
+
+
+def test_unknown_config_key_is_a_clear_error(tmp_path, capsys):
+    path = tmp_path / "bad.yaml"
+    path.write_text("seed: 1\nbnvm: {stand_inz: {}}\n")
+    assert main(["--config", str(path), "run", "bnvm", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "stand_inz" in err and "Traceback" not in err

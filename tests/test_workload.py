@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from skftl.errors import UnknownTraceError
+from skftl.errors import ConfigError, UnknownTraceError
 from skftl.traces.requests import Requests, TraceMeta
 
 # the module (skftl.traces re-exports the function under the same name)
@@ -57,10 +57,11 @@ def test_falls_back_to_the_labelled_synthetic_preset(registry, tmp_path):
     assert req.meta.extra["seed"] == 3
 
 
-def test_unregistered_candidate_warns_and_is_skipped(registry, tmp_path):
-    with pytest.warns(UserWarning, match="not registered"):
-        req = wl.workload("MSR", candidates=["zzz", "b"], trace_dirs=[tmp_path])
-    assert req.meta.name == "b" and not req.meta.synthetic
+def test_unregistered_candidate_is_a_config_error(registry, tmp_path):
+    # issue 22: a typo in a candidate list used to fall back to another trace with a warning
+    with pytest.raises(ConfigError, match="workload MSR: candidate 'zzz'"):
+        wl.workload("MSR", candidates=["zzz", "b"], trace_dirs=[tmp_path])
+    assert registry == []
 
 
 def test_no_synthetic_when_disallowed_or_unknown(registry, tmp_path):

@@ -300,15 +300,16 @@ def evaluate_claim(claim: Claim, ds: xr.Dataset, reading: str) -> dict[str, Any]
 
 
 def _with_unverified(note: str, kind: str, ds: xr.Dataset) -> str:
-    """The note, plus the run's real traces that could not be verified when the claim was
-    scored on a real trace (the dataset's ``trace_verification`` attribute, issue 22)."""
-    log = str(ds.attrs.get("trace_verification", ""))
-    unverified = [item for item in log.split("; ") if "UNVERIFIED" in item]
-    if kind not in ("same", "real stand-in") or not unverified:
-        return note
-    return "; ".join(
-        [*filter(None, [note]), "real trace(s) NOT verified: " + "; ".join(unverified)]
-    )
+    """The note, plus what the run's trace log (the dataset's ``trace_verification``
+    attribute, issue 22) says against it: real traces that could not be verified (for a
+    claim scored on a real trace), and traces missing or trace folders that do not exist
+    (for every claim)."""
+    log = [item for item in str(ds.attrs.get("trace_verification", "")).split("; ") if item]
+    unverified = [i for i in log if "UNVERIFIED" in i] if kind in ("same", "real stand-in") else []
+    missing = [i for i in log if "MISSING" in i or "do NOT exist" in i]
+    extra = ["real trace(s) NOT verified: " + "; ".join(unverified)] if unverified else []
+    extra += ["fallback: " + "; ".join(missing)] if missing else []
+    return "; ".join([*filter(None, [note]), *extra])
 
 
 def evaluate(claims: Sequence[Claim], ds: xr.Dataset, reading: str) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from typing import Any
 
 from skftl.config import load_config
 from skftl.config import trace_dirs as configured_trace_dirs
-from skftl.errors import UnknownTraceError
+from skftl.errors import ConfigError, UnknownTraceError
 from skftl.traces.requests import Requests
 from skftl.traces.synthetic import PRESETS, generate
 
@@ -39,12 +39,36 @@ def _load(name: str, dirs: list[Path], cache_dir: str | Path | None) -> Requests
     return load_trace(name, trace_dirs=dirs, cache_dir=cache_dir)
 
 
+def check_candidates(names: list[str], key: str) -> list[str]:
+    """``names`` when every one is a registered trace; else a ConfigError naming the config
+    key, the value and close registered names (a typo must not fall back silently)."""
+    from skftl.traces import registry
+
+    for cand in names:
+        try:
+            registry.get(str(cand))
+        except UnknownTraceError as exc:
+            raise ConfigError(f"{key}: {cand!r} is not a registered trace ({exc})") from None
+    return list(names)
+
+
+def _missing_trace_dirs(dirs: list[Path]) -> list[str]:
+    """Trace folders that do not exist; the download folder (data/raw or config
+    ``traces.raw_dir``) is only created by a fetch, so its absence says nothing."""
+    from skftl.traces import registry
+
+    raw = {registry.default_raw_dir().resolve(), registry.DEFAULT_RAW_DIR.resolve()}
+    return [str(d) for d in dirs if not d.is_dir() and d.resolve() not in raw]
+
+
 def configured_candidates(name: str, cfg: dict[str, Any] | None = None) -> list[str]:
     """Real traces that may stand for workload ``name`` (config ``traces.workloads``);
-    ``[name]`` when the config lists none."""
+    ``[name]`` when the config lists none (a workload name need not be a trace name)."""
     cfg = load_config() if cfg is None else cfg
     table = (cfg.get("traces", {}) or {}).get("workloads", {}) or {}
-    return list(table.get(name, [name]))
+    if name not in table:
+        return [name]
+    return check_candidates(list(table[name] or []), f"traces.workloads.{name}")
 
 
 def workload(
@@ -59,39 +83,45 @@ def workload(
 ) -> Requests:
     """The trace for workload ``name``: the first of ``candidates`` (default: the
     config's list for ``name``) found in ``trace_dirs`` (default: the config's), else
-    the synthetic preset ``name`` with ``seed`` and ``n_requests``. Candidate names the
-    registry does not know are skipped with a warning. Raises UnknownTraceError when
-    nothing is found and synthesis is disallowed or no preset has that name."""
+    the synthetic preset ``name`` with ``seed`` and ``n_requests``. A candidate name the
+    registry does not know is a ConfigError. Falling back to the synthetic preset is
+    recorded in ``meta.extra["verification"]`` (and the run's verification log, hence the
+    dataset's attributes), loudly when a trace folder does not exist. Raises
+    UnknownTraceError when nothing is found and synthesis is disallowed or no preset has
+    that name."""
     cands = configured_candidates(name) if candidates is None else list(candidates)
     dirs = [
         Path(d)
         for d in (configured_trace_dirs(load_config()) if trace_dirs is None else trace_dirs)
     ]
+    missing = _missing_trace_dirs(dirs)
     for cand in cands:
         try:
             path = _locate(cand, dirs)
-        except UnknownTraceError as exc:
-            warnings.warn(
-                f"workload {name}: candidate {cand!r} is not registered ({exc})", stacklevel=2
-            )
-            continue
+        except UnknownTraceError as exc:  # a typo must not fall back silently
+            raise ConfigError(f"workload {name}: candidate {cand!r}: {exc}") from None
         if path is not None:
             req = _load(cand, dirs, cache_dir)
             if req.meta.synthetic:  # a reader must never hand back generated data here
                 raise UnknownTraceError(f"candidate {cand!r} resolved to a synthetic trace")
             return req
+    where = f" (trace folder(s) that do NOT exist: {', '.join(missing)})" if missing else ""
+    if cands and missing:
+        warnings.warn(f"workload {name}: real trace not looked for{where}", stacklevel=2)
     if not allow_synthetic:
+        note_trace(name, f"MISSING (none of {cands} found{where})")
         raise UnknownTraceError(
             f"workload {name}: none of {cands} found in {[str(d) for d in dirs]} "
             "and synthetic stand-ins are disallowed"
         )
     if name not in PRESETS:
+        note_trace(name, f"MISSING (none of {cands} found and no synthetic preset{where})")
         raise UnknownTraceError(
             f"workload {name}: none of {cands} found and there is no synthetic preset "
             f"of that name (presets: {', '.join(PRESETS)})"
         )
     req = generate(name, n_requests=n_requests, seed=seed)
-    status = f"synthetic (generated; no real trace found among {cands})"
+    status = f"synthetic (generated; no real trace found among {cands}{where})"
     note_trace(req.meta.name, status)
     return req.with_meta(
         extra={**req.meta.extra, "real_candidates_tried": cands, "verification": status}

@@ -24,6 +24,7 @@ from skftl.pcm.simulate import PagedTrace, PCMResult, active_span_s, paged_from_
 from skftl.pipeline import workload_for
 from skftl.studies.bnvm.split import split_experiment
 from skftl.traces.requests import Requests
+from skftl.traces.workload import check_candidates
 
 LETTERS = ("A", "B", "C", "D", "E", "F")
 SCHEMES = ("static", "dynamic", "static_full", "block")
@@ -44,7 +45,9 @@ def _load_workload(letter: str, sec: dict, cfg: dict) -> Requests:
     req = workload_for(
         f"nexus5_{letter}",
         cfg,
-        candidates=list(stand_ins.get(letter, []) or []),
+        candidates=check_candidates(
+            list(stand_ins.get(letter, []) or []), f"bnvm.stand_ins.{letter}"
+        ),
         n_requests=sec["synthetic_requests"],
     )
     n = sec.get("n_requests")
@@ -57,6 +60,7 @@ def _load_precondition(req: Requests, sec: dict, cfg: dict) -> Requests | None:
     name = (sec.get("preconditions", {}) or {}).get(req.meta.name)
     if req.meta.synthetic or not name:
         return None
+    check_candidates([name], f"bnvm.preconditions.{req.meta.name}")
     try:
         return workload_for(name, cfg, candidates=[name], allow_synthetic=False)
     except UnknownTraceError:

@@ -43,7 +43,7 @@ from skftl.power.tokens import TokenModel, latency_overhead_cycles
 from skftl.power.variants import device_profiles, profile_variant
 from skftl.power.workload import FtlStreamInfo, from_nand_ops, ops_from_ftl, ops_from_requests
 from skftl.traces.nand_ops import mtpm_ops
-from skftl.traces.workload import configured_candidates
+from skftl.traces.workload import check_candidates, configured_candidates
 
 # what `from skftl.studies.mtpm.simulate import *` exports: without it the package would also
 # get skftl.power.sim's `simulate`, which shadows this very module's name
@@ -135,6 +135,7 @@ def _real(cfg: dict, sec: dict, n_chips: int) -> tuple[dict[str, OpStream], dict
     for name, cands in r["workloads"].items():
         if cands is None:
             cands = configured_candidates(name, cfg)
+        check_candidates(list(cands), f"mtpm.real.workloads.{name}")
         try:
             req = workload_for(name, cfg, candidates=list(cands), n_requests=int(r["n_requests"]))
         except UnknownTraceError as exc:

@@ -42,6 +42,7 @@ from skftl.skrm.model import OPS, PAPER_SCHEMES
 from skftl.skrm.nand_side import make_ftl
 from skftl.traces.pages import expand_to_pages
 from skftl.traces.requests import Requests
+from skftl.traces.workload import check_candidates
 
 __all__ = [
     "ALLOCATORS",
@@ -75,7 +76,9 @@ def load_workloads(cfg: dict[str, Any]) -> dict[str, Requests]:
             req = workload_for(
                 preset or key,
                 cfg,
-                candidates=list(spec.get("candidates", [])),
+                candidates=check_candidates(
+                    list(spec.get("candidates", []) or []), f"skrm.traces.{key}.candidates"
+                ),
                 n_requests=int(sec["synthetic_requests"]),
                 allow_synthetic=preset is not None,
             )
@@ -99,6 +102,7 @@ def load_preconditions(cfg: dict[str, Any], traces: dict[str, Requests]) -> dict
         name = spec.get("precondition")
         if not name or key not in traces or traces[key].meta.synthetic:
             continue
+        check_candidates([name], f"skrm.traces.{key}.precondition")
         try:
             out[key] = workload_for(name, cfg, candidates=[name], allow_synthetic=False)
         except UnknownTraceError:
