@@ -8,7 +8,7 @@ CONFIG ?= config/config.yaml
 PROFILE ?= workflow/profiles/default
 SNAKEMAKE_ARGS ?=
 
-.PHONY: all setup pipeline report test lint lab bench clean-results dry-run
+.PHONY: all setup pipeline report test lint lab bench clean-results dry-run unlock
 
 all: pipeline
 
@@ -23,13 +23,21 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# A killed run leaves Snakemake's lock behind: say what to do instead of Snakemake's error.
 pipeline: $(STAMP)
+	@if [ -n "$$(ls -A .snakemake/locks 2>/dev/null)" ]; then \
+	  echo "make: the workflow is locked (.snakemake/locks): another 'make' is running, or the last one was interrupted."; \
+	  echo "make: if none is running, run 'make unlock' and then 'make' again (interrupted jobs are redone)."; \
+	  exit 1; fi
 	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) $(SNAKEMAKE_ARGS)
 
 # Snakemake's report of the whole pipeline (scorecard first, then each study's claims and
 # figures); runs the pipeline first where anything is missing or out of date.
 report: pipeline
 	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) --report results/report.zip
+
+unlock: $(STAMP)
+	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) --unlock
 
 dry-run: $(STAMP)
 	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) --dry-run

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -353,3 +355,37 @@ def test_unknown_config_key_is_a_clear_error(tmp_path, capsys):
     assert main(["--config", str(path), "run", "bnvm", "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert "stand_inz" in err and "Traceback" not in err
+
+
+# --- issue 22, point 10: interrupted runs ----------------------------------------------------
+
+
+def test_killed_run_leaves_no_temporary_in_results(tmp_path):
+    from skftl.studies.cli import run_study
+
+    out = tmp_path / "out"
+    out.mkdir()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    orphan = out / f".bnvm.nc.{dead}.abc123.tmp"  # as atomic_path names it; writer gone
+    orphan.write_bytes(b"")
+    run_study("bnvm", REPO_ROOT / "config" / "tiny.yaml", out, progress=False)
+    assert not orphan.exists() and not list(out.glob(".*.tmp"))
+
+
+def test_notebooks_are_executed_into_a_temporary_then_renamed():
+    for rules in ("studies.smk", "traces.smk"):
+        text = (REPO_ROOT / "workflow" / "rules" / rules).read_text()
+        assert "{PAPERMILL} {input.nb} {params.partial}" in text
+        assert "&& mv {params.partial} {output.nb}" in text
+
+
+def test_make_says_how_to_clear_a_stale_snakemake_lock(tmp_path):
+    locks = tmp_path / ".snakemake" / "locks"
+    locks.mkdir(parents=True)
+    (locks / "0.input.lock").write_text("x")
+    make = ["make", "-C", str(tmp_path), "-f", str(REPO_ROOT / "Makefile"), "STAMP="]
+    res = subprocess.run([*make, "pipeline"], capture_output=True, text=True, check=False)
+    assert res.returncode != 0 and "run 'make unlock'" in res.stdout
+    res = subprocess.run([*make, "-n", "unlock"], capture_output=True, text=True, check=True)
+    assert "snakemake" in res.stdout and "--unlock" in res.stdout

@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 from skftl.config import config_comments, load_config
-from skftl.io import write_csv, write_netcdf
+from skftl.io import clean_stale_temporaries, write_csv, write_netcdf
 from skftl.studies.registry import STUDIES, study_module
 from skftl.studies.scorecard import write_scored
 
@@ -30,6 +30,7 @@ def run_study(
     # every trace the run read or generated, with how it was verified (issue 22)
     ds.attrs["trace_verification"] = "; ".join(f"{k}: {v}" for k, v in verification_log().items())
     out_dir = Path(out_dir)
+    clean_stale_temporaries(out_dir)  # left by a run that was killed
     nc = write_netcdf(ds, out_dir / f"{study}.nc")
     write_scored(study, ds, out_dir)
     if hasattr(module, "tables"):  # optional: the study's tables as CSV beside the dataset

@@ -68,10 +68,14 @@ rule traces_notebook:
         "../../envs/notebook.yaml"
     log:
         "results/logs/notebook_traces.log",
+    params:
+        # papermill writes the notebook as it runs: write a temporary, rename when complete
+        partial="results/notebooks/traces.partial.ipynb",
     shell:
-        "{PAPERMILL} {input.nb} {output.nb} -k {KERNEL} --cwd {NOTEBOOKS} --log-output --no-progress-bar "
+        "rm -f {params.partial} && "
+        "{PAPERMILL} {input.nb} {params.partial} -k {KERNEL} --cwd {NOTEBOOKS} --log-output --no-progress-bar "
         "-p config_path {CONFIG_FILE} -p results_path $PWD/{input.nc} -p figures_dir $PWD/{output.figs} "
-        "> {log} 2>&1"
+        "> {log} 2>&1 && mv {params.partial} {output.nb}"
 
 
 ALL_TARGETS += [
