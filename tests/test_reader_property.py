@@ -31,11 +31,48 @@ DELIMITERS = st.sampled_from([",", " ", "\t\t", "\t"])
 LINE_ENDS = st.sampled_from(["\n", "\r\n", "\r"])
 
 
+def _valid(f: formats.Field) -> st.SearchStrategy[str]:
+    """Values a field of this kind accepts (plus a few just outside its bounds)."""
+    if f.kind == "op":
+        return st.sampled_from(sorted(f.ops) + [k.upper() for k in f.ops])
+    if f.kind == "intop":
+        return st.sampled_from([str(k) for k in f.ops])
+    if f.kind == "float":
+        return st.floats(-1e3, 1e9, allow_nan=False).map(repr) | st.integers(0, 10**6).map(str)
+    if f.kind == "decimal":
+        return st.decimals(0, 10**10, places=9, allow_nan=False).map(str)
+    if f.kind == "skip":
+        return st.sampled_from(["web", "0", "a-1", "8", ""])
+    top = (f.max_value or 2**40) + 2
+    return st.integers(0, 4096).map(str) | st.integers(0, top).map(str)
+
+
+@st.composite
+def format_texts(draw) -> bytes:
+    """Lines of one format whose fields are mostly valid, some replaced by hostile tokens."""
+    spec = formats.FORMATS[draw(st.sampled_from(formats.FORMAT_NAMES))]
+    end = draw(LINE_ENDS)
+    rows = draw(
+        st.lists(
+            st.tuples(*[_valid(f) | TOKENS if draw(st.booleans()) else _valid(f)
+                        for f in spec.fields]).map(spec.delimiter.join),
+            min_size=1,
+            max_size=8,
+        )
+    )  # fmt: skip
+    bom = "\ufeff" if draw(st.booleans()) else ""
+    header = spec.delimiter.join(spec.header) + end if spec.header else ""
+    return (bom + header + end.join(rows) + end).encode()
+
+
 @st.composite
 def trace_texts(draw) -> bytes:
-    """Lines of delimited tokens (mostly one delimiter and field count per file, as in a
-    real trace), or plain random bytes."""
-    if draw(st.booleans()) and draw(st.booleans()):
+    """Lines of one format with hostile values, lines of delimited tokens, or plain random
+    bytes."""
+    kind = draw(st.sampled_from(["format", "format", "tokens", "bytes"]))
+    if kind == "format":
+        return draw(format_texts())
+    if kind == "bytes":
         return draw(st.binary(max_size=300))
     delim = draw(DELIMITERS)
     width = draw(st.sampled_from([5, 6, 7, 8]))
@@ -64,7 +101,7 @@ def _check_requests(req) -> None:
 
 
 @settings(
-    max_examples=150,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
