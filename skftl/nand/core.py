@@ -40,7 +40,12 @@ P_BPC_SHIFT = 17
 P_NCHAN_SHIFT = 18
 P_NCHIPS_SHIFT = 19
 P_FLOG_CAP = 20  # capacity of the flash-operation log (0 = disabled)
-N_PRM = 21
+# device semantics (skftl.nand.timing.Timing); 0 everywhere = the independent-die model
+P_DIES = 21  # 0: every chip (die) runs its own commands; d > 0: d dies share a chip (package)
+P_UNMAPPED = 22  # reads of unmapped pages: UNMAPPED_AT_ARRIVAL / UNMAPPED_ARRAY_READ
+P_WC_CAP = 23  # write cache capacity in pages (0 = no cache)
+P_WC_POLICY = 24  # WC_LRU or WC_FIFO
+N_PRM = 25
 
 # --- counters: ctr[C_*] -----------------------------------------------------------------
 C_HOST_READS = 0  # host page reads (incl. unmapped)
@@ -55,7 +60,11 @@ C_LOG_N = 8  # entries in the mapping-update log
 C_ERROR = 9  # 0 ok; ERR_* otherwise (the kernel stops)
 C_SINK = 10  # sink of the prefetching loads (keeps the compiler from dropping them)
 C_FLOG_N = 11  # entries in the flash-operation log (may exceed its capacity: overflow)
-N_CTR = 12
+C_CACHE_READ_HITS = 12  # host reads served from the write cache
+C_CACHE_WRITE_HITS = 13  # host writes that overwrote a page still in the write cache
+C_CACHE_FLUSHES = 14  # pages written from the write cache to flash
+C_PREMAPPED = 15  # pages written before a replay because it reads them unwritten (premapped)
+N_CTR = 16
 # flash reads and programs are not counted in the hot loop: every mapped host read and
 # every GC copy reads one page, and the clock counts programs (see Ftl.counters)
 COUNTER_NAMES = (
@@ -71,6 +80,10 @@ COUNTER_NAMES = (
     "error",
     "prefetch_sink",
     "flash_log_entries",
+    "cache_read_hits",
+    "cache_write_hits",
+    "cache_flushes",
+    "premapped",
 )
 
 ERR_DEVICE_FULL = 1  # GC found nothing to reclaim on a chip with no free block
@@ -107,6 +120,18 @@ FLASH_PROGRAM = 1
 FLASH_ERASE = 2
 ORIGIN_HOST = 0
 ORIGIN_GC = 1
+
+# reads of never-written (or trimmed) pages; "premapped" is done before the kernel runs
+UNMAPPED_AT_ARRIVAL = 0
+UNMAPPED_ARRAY_READ = 1
+WC_LRU = 0
+WC_FIFO = 1
+# command kinds of the shared-chip model: dies of a chip join a running command of the same
+# kind (a multi-die command); a GC copyback run never joins
+CMD_READ = 0
+CMD_PROGRAM = 1
+CMD_ERASE = 2
+CMD_COPYBACK = -2
 
 FtlArrays = namedtuple(
     "FtlArrays",
@@ -146,6 +171,16 @@ FtlArrays = namedtuple(
         "flog_page",
         "flog_time",
         "flog_origin",
+        "pkg_free",
+        "pkg_start",
+        "pkg_kind",
+        "pkg_mask",
+        "wc_slot",
+        "wc_lpn",
+        "wc_stream",
+        "wc_next",
+        "wc_prev",
+        "wc_meta",
     ],
 )
 
@@ -161,9 +196,12 @@ def allocate(
     log_capacity: int = 0,
     pstate_size: int = 1,
     flash_log_capacity: int = 0,
+    n_packages: int = 0,
+    cache_pages: int = 0,
 ) -> FtlArrays:
     """Empty (all blocks free, nothing mapped) state; compact dtypes so that a 1 TB device
-    of 4 KB pages needs about 9 bytes per physical page."""
+    of 4 KB pages needs about 9 bytes per physical page. ``n_packages`` > 0: chips shared
+    by several dies; ``cache_pages`` > 0: a write cache (4 bytes per logical page more)."""
     n_blocks = n_chips * blocks_per_chip
     n_pages = n_blocks * pages_per_block
     i32 = np.int32
@@ -203,6 +241,17 @@ def allocate(
         flog_page=np.zeros(flash_log_capacity, i32),
         flog_time=np.zeros(flash_log_capacity, np.int64),
         flog_origin=np.zeros(flash_log_capacity, np.int8),
+        pkg_free=np.zeros(n_packages, np.int64),
+        pkg_start=np.full(n_packages, NO_TIME, np.int64),
+        pkg_kind=np.full(n_packages, -1, np.int64),
+        pkg_mask=np.zeros(n_packages, np.int64),
+        wc_slot=np.full(n_lpn if cache_pages else 0, -1, i32),
+        wc_lpn=np.full(cache_pages, -1, i32),
+        wc_stream=np.zeros(cache_pages, np.int8),
+        wc_next=np.full(cache_pages, -1, i32),
+        wc_prev=np.full(cache_pages, -1, i32),
+        # head, tail, pages held, slots used, free-slot chain (skftl/nand/write_cache.py)
+        wc_meta=np.array([-1, -1, 0, 0, -1], np.int64),
     )
 
 
@@ -426,20 +475,67 @@ def book_channel(S, ch, ready):
 
 
 @inline
+def package_of(S, chip):
+    """(package, die bit) of a die: the dies of a package are consecutive ways of one
+    channel (chip = way * channels + channel)."""
+    nch = S.prm[P_NCHAN]
+    ch = channel_of(S, chip)
+    way = div(chip, nch, S.prm[P_NCHAN_SHIFT])
+    d = S.prm[P_DIES]
+    group = way // d
+    return group * nch + ch, 1 << (way - group * d)
+
+
+@inline
+def start_on_chip(S, chip, ready, kind):
+    """When an operation of ``kind`` ready at ``ready`` starts on die ``chip``. Independent
+    dies (``P_DIES`` 0): at ``ready``. Shared chip: one command per package at a time; a die
+    joins the package's latest command when it is of the same kind, has not started before
+    ``ready`` and does not yet hold this die (a multi-die command), else it starts once the
+    package is free and becomes the latest command."""
+    if S.prm[P_DIES] == 0:
+        return ready
+    p, bit = package_of(S, chip)
+    if (
+        kind >= 0
+        and S.pkg_kind[p] == kind
+        and S.pkg_start[p] >= ready
+        and not (S.pkg_mask[p] & bit)
+    ):
+        S.pkg_mask[p] |= bit
+        return S.pkg_start[p]
+    start = max(ready, S.pkg_free[p])
+    S.pkg_start[p] = start
+    S.pkg_kind[p] = kind
+    S.pkg_mask[p] = bit
+    return start
+
+
+@inline
+def hold_chip(S, chip, done):
+    """Die ``chip`` is busy until ``done`` (and so is its package when dies share one)."""
+    S.chip_free[chip] = done
+    if S.prm[P_DIES] != 0:
+        p, _ = package_of(S, chip)
+        S.pkg_free[p] = max(S.pkg_free[p], done)
+
+
+@inline
 def flash_read(S, chip, page, t):
     """Array read, then transfer out; the chip holds the data until it is transferred."""
-    ready = max(t, S.chip_free[chip]) + S.read_ns[page]
+    ready = start_on_chip(S, chip, max(t, S.chip_free[chip]), CMD_READ) + S.read_ns[page]
     done = book_channel(S, channel_of(S, chip), ready) + S.prm[P_XFER]
-    S.chip_free[chip] = done
+    hold_chip(S, chip, done)
     return done
 
 
 @inline
 def flash_prog(S, chip, page, t):
     """Transfer in (into the chip's page register, so the chip must be idle), then program."""
-    xs = book_channel(S, channel_of(S, chip), max(t, S.chip_free[chip]))
+    start = start_on_chip(S, chip, max(t, S.chip_free[chip]), CMD_PROGRAM)
+    xs = book_channel(S, channel_of(S, chip), start)
     done = xs + S.prm[P_XFER] + S.prog_ns[page]
-    S.chip_free[chip] = done
+    hold_chip(S, chip, done)
     return done
 
 
@@ -452,8 +548,16 @@ def copy_via_channel(S, chip, src_page, dst_page, t):
 
 @inline
 def flash_erase(S, chip, t):
-    done = max(t, S.chip_free[chip]) + S.prm[P_ERASE]
-    S.chip_free[chip] = done
+    done = start_on_chip(S, chip, max(t, S.chip_free[chip]), CMD_ERASE) + S.prm[P_ERASE]
+    hold_chip(S, chip, done)
+    return done
+
+
+@inline
+def chip_busy(S, chip, t, busy):
+    """A run of ``busy`` ns of copyback copies on the chip (back to back, one command)."""
+    done = start_on_chip(S, chip, max(t, S.chip_free[chip]), CMD_COPYBACK) + busy
+    hold_chip(S, chip, done)
     return done
 
 

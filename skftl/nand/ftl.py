@@ -4,6 +4,7 @@ trace through the Numba kernel, and results as an ``xarray.Dataset``."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -87,8 +88,9 @@ class RunResult:
 
     @property
     def waf(self) -> float:
+        """Flash programs (host + GC) per host page write (a write cache absorbs some)."""
         w = self.counters["host_writes"]
-        return (w + self.counters["gc_copies"]) / w if w else float("nan")
+        return self.counters["flash_programs"] / w if w else float("nan")
 
 
 class Ftl:
@@ -123,6 +125,18 @@ class Ftl:
                 f"ftl: policy {c.policy} needs n_free_lists >= {block_bits(g.n_blocks) + 1} "
                 f"(popcount classes of {g.n_blocks} block numbers), got {c.n_free_lists}"
             )
+        dies = timing.dies_per_chip if timing.die_model == "shared_chip" else 0
+        if dies and g.chips_per_channel % dies:
+            raise ConfigError(
+                f"nand: dies_per_chip {dies} must divide chips_per_channel "
+                f"{g.chips_per_channel} (the dies of a chip share its channel)"
+            )
+        cache_pages = timing.cache_pages(g.page_size)
+        if timing.write_cache_mib > 0 and cache_pages == 0:
+            raise ConfigError(
+                f"nand: write_cache.capacity_mib {timing.write_cache_mib} holds no whole "
+                f"page of {g.page_size} B"
+            )
         S = core.allocate(
             self.n_lpn,
             g.n_chips,
@@ -134,6 +148,8 @@ class Ftl:
             log_capacity,
             1 if pstate is None else len(pstate),
             flash_log_capacity,
+            g.n_chips // dies if dies else 0,
+            cache_pages,
         )
         if pstate is not None:
             S.pstate[:] = pstate
@@ -166,6 +182,10 @@ class Ftl:
             )
         p[core.P_FLOG_CAP] = flash_log_capacity
         p[core.P_NLPN] = self.n_lpn
+        p[core.P_DIES] = dies
+        p[core.P_UNMAPPED] = int(timing.unmapped_read == "array_read")
+        p[core.P_WC_CAP] = cache_pages
+        p[core.P_WC_POLICY] = core.WC_FIFO if timing.write_cache_policy == "fifo" else core.WC_LRU
         for key, value in (
             (core.P_NP_SHIFT, g.pages_per_block),
             (core.P_BPC_SHIFT, g.blocks_per_chip),
@@ -191,8 +211,12 @@ class Ftl:
     # --- state helpers ------------------------------------------------------------------
     def counters(self) -> dict[str, int]:
         c = {n: int(v) for n, v in zip(core.COUNTER_NAMES, self.state.ctr, strict=True)}
-        # every mapped host read and every GC copy reads one page; the clock counts programs
-        c["flash_reads"] = c["host_reads"] - c["unmapped_reads"] + c["gc_copies"]
+        # every host read that misses the write cache and is mapped (or, with array reads of
+        # unmapped pages, every one) and every GC copy reads one page; the clock counts
+        # programs
+        c["flash_reads"] = c["host_reads"] - c["cache_read_hits"] + c["gc_copies"]
+        if self.timing.unmapped_read != "array_read":
+            c["flash_reads"] -= c["unmapped_reads"]
         c["flash_programs"] = c["clock"]
         return c
 
@@ -201,15 +225,64 @@ class Ftl:
         self.state.chip_free[:] = 0
         self.state.chan_res[:] = core.NO_TIME
         self.state.chan_head[:] = 0
+        self.state.pkg_free[:] = 0
+        self.state.pkg_start[:] = core.NO_TIME
+        self.state.pkg_kind[:] = -1
+        self.state.pkg_mask[:] = 0
+
+    def _timelines(self) -> list[np.ndarray]:
+        S = self.state
+        return [S.chip_free, S.chan_res, S.chan_head, S.pkg_free, S.pkg_start, S.pkg_kind,
+                S.pkg_mask]  # fmt: skip
 
     def fill(self, seed: int | None = None) -> None:
-        """Precondition: write every logical page once (in order, or in a seeded random
-        order), then reset the timelines. Counters keep counting."""
+        """Precondition: write every logical page once to flash (in order, or in a seeded
+        random order; past any write cache), then reset the timelines. Counters keep
+        counting."""
         lpn = np.arange(self.n_lpn, dtype=np.int32)
         if seed is not None:
             np.random.default_rng(seed).shuffle(lpn)
-        self.run_pages(lpn, np.full(len(lpn), core.OP_WRITE, np.int8))
+        with self._bypass(core.P_WC_CAP):
+            self.run_pages(lpn, np.full(len(lpn), core.OP_WRITE, np.int8))
         self.reset_timelines()
+
+    @contextmanager
+    def _bypass(self, *keys: int):
+        """Switch the kernel features at ``prm[keys]`` off (a capacity of 0) meanwhile."""
+        p = self.state.prm
+        saved = [int(p[k]) for k in keys]
+        p[list(keys)] = 0
+        try:
+            yield
+        finally:
+            p[list(keys)] = saved
+
+    def premap(self, lpn: np.ndarray, op: np.ndarray) -> int:
+        """``unmapped_read: premapped`` (SSDsim): write the pages that ``op`` reads before
+        anything writes them and that are unmapped (and not cached) to flash first, without
+        time (the timelines are restored), logs or write cache; they count as ``premapped``,
+        not host writes (their programs and any GC they cause count as such). Returns their
+        number."""
+        if not len(lpn):
+            return 0
+        lpn = np.asarray(lpn)
+        first = np.unique(lpn, return_index=True)[1]
+        S = self.state
+        todo = lpn[first[np.asarray(op)[first] == core.OP_READ]].astype(np.int32)
+        todo = todo[S.l2p[todo] < 0]
+        if S.prm[core.P_WC_CAP]:
+            todo = todo[S.wc_slot[todo] < 0]
+        if not len(todo):
+            return 0
+        saved = [a.copy() for a in self._timelines()]
+        writes = int(S.ctr[core.C_HOST_WRITES])
+        with self._bypass(core.P_WC_CAP, core.P_LOG_CAP, core.P_FLOG_CAP):
+            self.run_pages(np.sort(todo), np.full(len(todo), core.OP_WRITE, np.int8))
+        for a, b in zip(self._timelines(), saved, strict=True):
+            a[:] = b
+        S.ctr[core.C_HOST_WRITES] = writes
+        S.ctr[core.C_PREMAPPED] += len(todo)
+        return len(todo)
 
     # --- replay ---------------------------------------------------------------------------
     def run_pages(
@@ -314,10 +387,13 @@ class Ftl:
                 f"{int(lpn[k])}, beyond the device's {self.n_lpn} pages (use wrap=True to fold)"
             )
         arrival = requests.monotonic_time_ns()
+        op = ops.is_write.astype(np.int8)
+        # premapped pages are written before the replay: outside its counters but reported
+        premapped = self.premap(lpn, op) if self.timing.unmapped_read == "premapped" else 0
         before = self.counters()
         done = self.run_pages(
             lpn,
-            ops.is_write.astype(np.int8),
+            op,
             stream=None if stream is None else np.asarray(stream)[ops.request],
             request=ops.request,
             time_ns=arrival[ops.request],
@@ -327,6 +403,7 @@ class Ftl:
             progress=progress,
         )
         after = self.counters()
+        after["premapped"] += premapped
         latency = done - arrival
         span = int(done.max() - arrival.min()) if len(done) else 0
         return RunResult(

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from skftl.nand import policy
 from skftl.nand.core import (
+    C_CACHE_FLUSHES,
+    C_CACHE_READ_HITS,
     C_CLOCK,
     C_ERASES,
     C_ERROR,
@@ -49,13 +51,19 @@ from skftl.nand.core import (
     P_GC_POLICY,
     P_LOG_CAP,
     P_NCHIPS,
+    P_NCHIPS_SHIFT,
     P_NP,
+    P_UNMAPPED,
+    P_WC_CAP,
     SEALED,
+    UNMAPPED_ARRAY_READ,
     VICTIM,
     bkt_remove,
     block_of,
+    chip_busy,
     chip_of,
     copy_via_channel,
+    div,
     flash_erase,
     flash_log_reserve_for,
     flash_prog,
@@ -69,12 +77,17 @@ from skftl.nand.core import (
     program,
     push_free,
 )
+from skftl.nand.write_cache import cache_drop, cache_write
 from skftl.numba_cache import drop_stale_cache
 
-# the kernel inlines core, policy and the policies_*.py modules
+# the kernel inlines core, policy, write_cache and the policies_*.py modules
 _HERE = Path(__file__).parent
 drop_stale_cache(
-    __file__, _HERE / "core.py", _HERE / "policy.py", *sorted(_HERE.glob("policies_*.py"))
+    __file__,
+    _HERE / "core.py",
+    _HERE / "policy.py",
+    _HERE / "write_cache.py",
+    *sorted(_HERE.glob("policies_*.py")),
 )
 
 
@@ -176,7 +189,7 @@ def collect(S, chip, t):
             copies += 1
         S.ctr[C_GC_COPIES] += copies
         if copyback:
-            S.chip_free[chip] = max(t, S.chip_free[chip]) + busy
+            chip_busy(S, chip, t, busy)
         # the victim's pages become invalid all at once: it is erased next
         for ppn in range(base, base + np_):
             S.p2l[ppn] = -1
@@ -198,7 +211,9 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
     the mapping-update or flash-operation log could overflow (drain them and call again)
     or on an error
     (``ctr[C_ERROR]`` != 0). ``done_ns[req[i]]`` becomes the latest completion time of the
-    request's pages (reads of unmapped pages complete at arrival)."""
+    request's pages (reads of unmapped pages complete at arrival unless ``P_UNMAPPED``
+    says they read the array; with a write cache, writes complete once cached and reads of
+    cached pages at arrival)."""
     np_ = S.prm[P_NP]
     log_cap = S.prm[P_LOG_CAP]
     # room for one host update plus the largest GC burst it can trigger: the blocks sealed
@@ -209,6 +224,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
     flog_cap = S.prm[P_FLOG_CAP]
     flog_reserve = flash_log_reserve(S)
     gc_low = S.prm[P_GC_LOW]
+    wc_cap = S.prm[P_WC_CAP]
     for i in range(start, end):
         if (i - start) % PREFETCH == 0:
             # touch the next ops' L2P entries and the old pages' bitmap bytes and valid
@@ -229,37 +245,66 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
         o = op[i]
         if o == OP_READ:
             S.ctr[C_HOST_READS] += 1
-            ppn = S.l2p[lp]
-            policy.on_read(S, lp, ppn)
-            if ppn < 0:
-                S.ctr[C_UNMAPPED_READS] += 1
+            if wc_cap > 0 and S.wc_slot[lp] >= 0:
+                # served from the write cache; the FTL below it (and its policy) sees nothing
+                S.ctr[C_CACHE_READ_HITS] += 1
                 done = t
             else:
-                blk = block_of(S, ppn)
-                chip = chip_of(S, blk)
-                log_flash(S, chip, FLASH_READ, ppn - blk * np_, t, ORIGIN_HOST)
-                done = flash_read(S, chip, ppn - blk * np_, t)
+                ppn = S.l2p[lp]
+                policy.on_read(S, lp, ppn)
+                if ppn < 0:
+                    S.ctr[C_UNMAPPED_READS] += 1
+                    done = t
+                    if S.prm[P_UNMAPPED] == UNMAPPED_ARRAY_READ:
+                        # the flash is read anyway: the first page of a block on the chip
+                        # static striping gives the LPN
+                        chip = (
+                            lp - div(lp, S.prm[P_NCHIPS], S.prm[P_NCHIPS_SHIFT]) * S.prm[P_NCHIPS]
+                        )
+                        log_flash(S, chip, FLASH_READ, 0, t, ORIGIN_HOST)
+                        done = flash_read(S, chip, 0, t)
+                else:
+                    blk = block_of(S, ppn)
+                    chip = chip_of(S, blk)
+                    log_flash(S, chip, FLASH_READ, ppn - blk * np_, t, ORIGIN_HOST)
+                    done = flash_read(S, chip, ppn - blk * np_, t)
         elif o == OP_WRITE:
-            s = policy.write_stream(S, lp, stream[i])
-            chip = policy.select_chip(S, lp, s)
-            if S.free_count[chip] < gc_low:
-                collect(S, chip, t)
-                if S.ctr[C_ERROR] != 0:
+            # the page that goes to flash now: the host's, or with a write cache the one
+            # evicted to make room for it (none on a hit or while the cache has room)
+            flp = lp
+            fstream = stream[i]
+            if wc_cap > 0:
+                flp, fstream = cache_write(S, lp, fstream)
+            done = t
+            if flp >= 0:
+                s = policy.write_stream(S, flp, fstream)
+                chip = policy.select_chip(S, flp, s)
+                if S.free_count[chip] < gc_low:
+                    collect(S, chip, t)
+                    if S.ctr[C_ERROR] != 0:
+                        return i
+                old = S.l2p[flp]
+                blk = policy.select_block(S, chip, s, flp, old, False)
+                if blk < 0:
+                    S.ctr[C_ERROR] = ERR_NO_FREE_BLOCK
                     return i
-            old = S.l2p[lp]
-            blk = policy.select_block(S, chip, s, lp, old, False)
-            if blk < 0:
-                S.ctr[C_ERROR] = ERR_NO_FREE_BLOCK
-                return i
-            if old >= 0:
-                invalidate(S, old)
-            ppn = program(S, blk, lp)
-            log_update(S, lp, old, ppn, LOG_HOST)
-            log_flash(S, chip, FLASH_PROGRAM, ppn - blk * np_, t, ORIGIN_HOST)
-            done = flash_prog(S, chip, ppn - blk * np_, t)
+                if old >= 0:
+                    invalidate(S, old)
+                ppn = program(S, blk, flp)
+                page = ppn - blk * np_
+                log_update(S, flp, old, ppn, LOG_HOST)
+                log_flash(S, chip, FLASH_PROGRAM, page, t, ORIGIN_HOST)
+                done = flash_prog(S, chip, page, t)
+                if wc_cap > 0:
+                    # the host's page takes the slot once the evicted one has moved into
+                    # the chip's page register (before its program)
+                    S.ctr[C_CACHE_FLUSHES] += 1
+                    done = max(t, done - S.prog_ns[page])
             S.ctr[C_HOST_WRITES] += 1
         else:
             S.ctr[C_TRIMS] += 1
+            if wc_cap > 0:
+                cache_drop(S, lp)
             old = S.l2p[lp]
             if old >= 0:
                 invalidate(S, old)

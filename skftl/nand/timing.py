@@ -12,6 +12,18 @@ Page speed models (``page_speed``):
   ``first`` page of a block is fastest. Erase time is per block and does not vary.
 
 All times are integer nanoseconds inside the kernel.
+
+Device semantics (each an option; the defaults are the original model):
+
+* ``die_model``: ``independent`` (every chip of the geometry is a die that runs its own
+  commands) or ``shared_chip`` (MQSim's semantics: ``dies_per_chip`` dies of one channel
+  share a chip that runs one command at a time; dies join a command of the same kind that
+  has not started yet, a multi-die command).
+* ``unmapped_read``: a read of a never-written page ``complete_at_arrival`` (no flash
+  access), is ``premapped`` (SSDsim: written before the replay, untimed and uncounted as a
+  host write) or costs an ``array_read`` (MQSim reads the flash).
+* ``write_cache_mib`` > 0: a write-back DRAM cache of that many MiB (whole pages) in front
+  of the FTL, evicting by ``write_cache_policy`` (``lru`` | ``fifo``).
 """
 
 from __future__ import annotations
@@ -24,6 +36,9 @@ from skftl.errors import ConfigError
 
 PAGE_SPEEDS = ("uniform", "lsb_msb", "charge_trap_3d")
 SPEED_ANCHORS = ("slowest", "fastest", "mean")
+DIE_MODELS = ("independent", "shared_chip")
+UNMAPPED_READS = ("complete_at_arrival", "premapped", "array_read")
+WRITE_CACHE_POLICIES = ("lru", "fifo")
 
 
 @dataclass(frozen=True)
@@ -39,8 +54,28 @@ class Timing:
     fast_end: str = "last"  # charge_trap_3d: "last" or "first"
     speed_anchor: str = "slowest"  # charge_trap_3d: page t_read/t_prog describe (SPEED_ANCHORS)
     copyback: bool = True  # GC copies stay inside the chip (no channel transfer)
+    die_model: str = "independent"  # DIE_MODELS
+    dies_per_chip: int = 1  # shared_chip: dies (geometry chips of one channel) per chip
+    unmapped_read: str = "complete_at_arrival"  # UNMAPPED_READS
+    write_cache_mib: float = 0.0  # DRAM write cache (0 = none)
+    write_cache_policy: str = "lru"  # WRITE_CACHE_POLICIES
 
     def __post_init__(self) -> None:
+        for key, value, allowed in (
+            ("die_model", self.die_model, DIE_MODELS),
+            ("unmapped_read", self.unmapped_read, UNMAPPED_READS),
+            ("write_cache.policy", self.write_cache_policy, WRITE_CACHE_POLICIES),
+        ):
+            if value not in allowed:
+                raise ConfigError(f"nand: {key} must be one of {allowed}, got {value!r}")
+        if not isinstance(self.dies_per_chip, int) or self.dies_per_chip < 1:
+            raise ConfigError(
+                f"nand: dies_per_chip must be a positive integer, got {self.dies_per_chip!r}"
+            )
+        if not self.write_cache_mib >= 0:
+            raise ConfigError(
+                f"nand: write_cache.capacity_mib must be >= 0, got {self.write_cache_mib!r}"
+            )
         if self.page_speed not in PAGE_SPEEDS:
             raise ConfigError(
                 f"nand: page_speed must be one of {PAGE_SPEEDS}, got {self.page_speed!r}"
@@ -59,6 +94,10 @@ class Timing:
     def transfer_ns(self, page_size: int) -> int:
         """Time to move one page over the channel."""
         return int(round(page_size / (self.channel_mb_s * 1e6) * 1e9))
+
+    def cache_pages(self, page_size: int) -> int:
+        """Whole pages the write cache holds (0: no cache)."""
+        return int(self.write_cache_mib * (1 << 20)) // page_size
 
     def page_tables(self, pages_per_block: int) -> tuple[np.ndarray, np.ndarray]:
         """(read_ns, prog_ns): int64 latency of each page position within a block."""
@@ -86,6 +125,14 @@ class Timing:
     def from_config(cls, section: dict) -> Timing:
         """From a resolved ``nand`` section (times in us, rate in MB/s)."""
         s = section
+        wc = s.get("write_cache") or {}
+        if not isinstance(wc, dict):
+            raise ConfigError(
+                f"nand: write_cache must be a mapping {{capacity_mib, policy}}, got {wc!r}"
+            )
+        unknown = set(wc) - {"capacity_mib", "policy"}
+        if unknown:
+            raise ConfigError(f"nand: write_cache has unknown keys {sorted(unknown)}")
 
         def us(key: str, default: float | None = None) -> int:
             v = s.get(key, default)
@@ -105,7 +152,27 @@ class Timing:
             fast_end=str(s.get("fast_end", "last")),
             speed_anchor=str(s.get("speed_anchor", "slowest")),
             copyback=bool(s.get("gc_copyback", True)),
+            die_model=str(s.get("die_model", "independent")),
+            dies_per_chip=_int(s, "dies_per_chip", 1),
+            unmapped_read=str(s.get("unmapped_read", "complete_at_arrival")),
+            write_cache_mib=_float(wc, "write_cache.capacity_mib", "capacity_mib", 0.0),
+            write_cache_policy=str(wc.get("policy", "lru")),
         )
+
+
+def _int(section: dict, key: str, default: int) -> int:
+    v = section.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ConfigError(f"nand: {key} must be an integer, got {v!r}")
+    return v
+
+
+def _float(section: dict, name: str, key: str, default: float) -> float:
+    v = section.get(key, default)
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        raise ConfigError(f"nand: {name} must be a number, got {v!r}") from None
 
 
 def _missing(key: str) -> float:

@@ -1,0 +1,164 @@
+"""Device-semantics options of the NAND model against hand-worked timelines: chips shared
+by dies (multi-die commands), the DRAM write cache, reads of never-written pages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from skftl.errors import ConfigError
+from skftl.nand import Ftl, FtlConfig, Geometry, Timing
+from skftl.nand.invariants import check_invariants
+from tests.test_nand_kernel import make_ops
+
+US = 1000
+XFER = 10 * US  # 4096 B at 409.6 MB/s
+
+
+def device(**semantics) -> Ftl:
+    """One channel, two dies (lpn % 2 picks the die), 50 / 500 / 2000 us, 10 us transfers."""
+    timing = Timing(50 * US, 500 * US, 2000 * US, 409.6, **semantics)
+    return Ftl(Geometry(1, 2, 1, 8, 8, 4096), timing, FtlConfig(spare_factor=0.5))
+
+
+def run(ftl: Ftl, lpn, op, t=0) -> list[int]:
+    n = len(lpn)
+    done = ftl.run_pages(
+        np.array(lpn, np.int32), np.array(op, np.int8), time_ns=np.full(n, t, np.int64)
+    )
+    return (done // US).tolist()
+
+
+def written(**semantics) -> Ftl:
+    ftl = device(**semantics)
+    run(ftl, [0, 1], [1, 1])
+    ftl.reset_timelines()
+    return ftl
+
+
+def test_transfer_time():
+    assert device().timing.transfer_ns(4096) == XFER
+
+
+@pytest.mark.parametrize(
+    ("die_model", "expected"),
+    [
+        # independent: both reads 0-50, transfers 50-60 and 60-70; die 0's second read
+        # follows its own transfer: 60-110, 110-120
+        ("independent", [60, 70, 120]),
+        # shared chip: the two dies' reads form one multi-die read (0-50), data out 50-60,
+        # 60-70; die 0's next read cannot join a started command: it waits for the chip
+        # (free at 70): 70-120, 120-130
+        ("shared_chip", [60, 70, 130]),
+    ],
+)
+def test_shared_chip_joins_same_kind_and_serialises_the_rest(die_model, expected):
+    ftl = written(die_model=die_model, dies_per_chip=2)
+    assert run(ftl, [0, 1, 0], [0, 0, 0]) == expected
+
+
+@pytest.mark.parametrize(
+    ("die_model", "expected"),
+    # a program on die 0 (transfer 0-10, program 10-510) and a read on die 1: independent,
+    # the read's array time overlaps (0-50, transfer 50-60); shared chip, a read cannot join
+    # a program: it starts when the chip is free (510-560, 560-570)
+    [("independent", [510, 60]), ("shared_chip", [510, 570])],
+)
+def test_shared_chip_runs_one_command_kind_at_a_time(die_model, expected):
+    ftl = written(die_model=die_model, dies_per_chip=2)
+    assert run(ftl, [0, 1], [1, 0]) == expected
+
+
+def test_shared_chip_of_one_die_is_the_independent_model():
+    runs = []
+    for semantics in ({}, {"die_model": "shared_chip", "dies_per_chip": 1}):
+        ftl = Ftl(
+            Geometry(2, 2, 2, 8, 16, 4096),
+            Timing(40_000, 500_000, 3_000_000, 400.0, **semantics),
+            FtlConfig(spare_factor=0.3),
+        )
+        lpn, op, stream, request, time_ns = make_ops(ftl, 3000, 0.3, 5)
+        done = ftl.run_pages(lpn, op, request=request, time_ns=time_ns)
+        runs.append((done.tolist(), ftl.counters(), ftl.state.chip_free.tolist()))
+        check_invariants(ftl.state)
+    assert runs[0] == runs[1]
+
+
+def test_dies_per_chip_must_divide_the_chips_of_a_channel():
+    with pytest.raises(ConfigError, match="dies_per_chip 3"):
+        device(die_model="shared_chip", dies_per_chip=3)
+
+
+TWO_PAGES_MIB = 8192 / (1 << 20)
+
+
+@pytest.mark.parametrize(("policy", "evicted", "kept"), [("lru", 1, 0), ("fifo", 0, 1)])
+def test_write_cache_absorbs_writes_and_evicts_by_policy(policy, evicted, kept):
+    ftl = device(write_cache_mib=TWO_PAGES_MIB, write_cache_policy=policy)
+    # two misses fill the cache, a rewrite of page 0 hits, a read of page 1 hits: all at 0
+    assert run(ftl, [0, 1, 0, 1], [1, 1, 1, 0]) == [0, 0, 0, 0]
+    c = ftl.counters()
+    assert (c["flash_programs"], c["cache_write_hits"], c["cache_read_hits"]) == (0, 1, 1)
+    assert c["flash_reads"] == 0 and (ftl.state.l2p < 0).all()
+    # page 2 evicts the least recently written (lru: 1) or first inserted (fifo: 0) page:
+    # its transfer into die (lpn % 2) takes 0-10 us, then the slot is the host's
+    assert run(ftl, [2], [1]) == [10]
+    c = ftl.counters()
+    assert (c["flash_programs"], c["cache_flushes"], c["host_writes"]) == (1, 1, 4)
+    assert ftl.state.l2p[evicted] >= 0 and ftl.state.l2p[kept] < 0
+    # the evicted page is read from flash once its die is free (program ends at 510)
+    assert run(ftl, [evicted], [0]) == [510 + 50 + 10]
+    check_invariants(ftl.state)
+
+
+def test_write_cache_trim_frees_the_slot():
+    ftl = device(write_cache_mib=TWO_PAGES_MIB)
+    run(ftl, [0, 1], [1, 1])
+    run(ftl, [1, 1], [2, 0])  # trimmed, then read: not in the cache, unmapped: at arrival
+    assert ftl.counters()["unmapped_reads"] == 1
+    assert run(ftl, [2, 3], [1, 1]) == [0, 10]  # 2 takes the freed slot, 3 evicts 0
+    assert ftl.counters()["flash_programs"] == 1
+
+
+def test_write_cache_smaller_than_a_page_is_rejected():
+    with pytest.raises(ConfigError, match="write_cache.capacity_mib"):
+        device(write_cache_mib=0.001)
+
+
+@pytest.mark.parametrize(
+    ("mode", "done", "flash_reads"),
+    # a read of never-written page 3 at t = 0: at arrival, or an array read on die 3 % 2
+    # (0-50) and its transfer (50-60)
+    [("complete_at_arrival", 0, 0), ("array_read", 60, 1)],
+)
+def test_reads_of_unwritten_pages(mode, done, flash_reads):
+    ftl = device(unmapped_read=mode)
+    assert run(ftl, [3], [0]) == [done]
+    c = ftl.counters()
+    assert (c["unmapped_reads"], c["flash_reads"]) == (1, flash_reads)
+
+
+def test_premapped_reads_are_written_first_without_time_or_host_writes():
+    ftl = device(unmapped_read="premapped")
+    lpn, op = np.array([3, 3, 4, 5], np.int32), np.array([0, 1, 1, 0], np.int8)
+    # 3 and 5 are read before any write of them; 4 is written first
+    assert ftl.premap(lpn, op) == 2
+    S = ftl.state
+    assert S.l2p[3] >= 0 and S.l2p[5] >= 0 and S.l2p[4] < 0
+    assert not S.chip_free.any()
+    c = ftl.counters()
+    assert (c["host_writes"], c["premapped"], c["flash_programs"]) == (0, 2, 2)
+    assert run(ftl, [3], [0]) == [60]  # now a real read: 0-50, transfer 50-60
+    assert ftl.premap(lpn, op) == 0  # nothing left unmapped
+
+
+def test_bad_semantics_name_their_key():
+    for key, kw in (
+        ("die_model", {"die_model": "x"}),
+        ("unmapped_read", {"unmapped_read": "x"}),
+        ("write_cache.policy", {"write_cache": {"capacity_mib": 1, "policy": "x"}}),
+        ("write_cache.capacity_mib", {"write_cache": {"capacity_mib": "lots"}}),
+    ):
+        section = {"t_read_us": 1, "t_prog_us": 1, "t_erase_us": 1, "channel_mb_s": 1, **kw}
+        with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
+            Timing.from_config(section)
