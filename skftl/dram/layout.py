@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from skftl.dram.timing import B_STRIDE
 from skftl.errors import ConfigError
 
 PLACEMENTS = (
@@ -168,7 +169,7 @@ def bt_address(page, lp):
 def chunk_order(base, lp, banks, recency_col, order):
     """Fill ``order[:k]`` with the chunk indices of a set (chunk 0 in bank ``base``) in
     read order: 0..k-1 (fixed), or by the recency of their banks, least recent first
-    (Fig. 7); ``banks[:, recency_col]`` holds it (larger = more recent)."""
+    (Fig. 7); ``banks[bank * B_STRIDE + recency_col]`` holds it (larger = more recent)."""
     k = lp[LP_K]
     for j in range(k):
         order[j] = j
@@ -176,9 +177,9 @@ def chunk_order(base, lp, banks, recency_col, order):
         return
     for a in range(1, k):  # insertion sort on the banks' last-access stamps
         j = order[a]
-        key = banks[chunk_bank(base, j, lp), recency_col]
+        key = banks[chunk_bank(base, j, lp) * B_STRIDE + recency_col]
         b = a - 1
-        while b >= 0 and banks[chunk_bank(base, order[b], lp), recency_col] > key:
+        while b >= 0 and banks[chunk_bank(base, order[b], lp) * B_STRIDE + recency_col] > key:
             order[b + 1] = order[b]
             b -= 1
         order[b + 1] = j

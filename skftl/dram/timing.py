@@ -174,7 +174,9 @@ class DramState:
         self.cases = np.zeros(timing.n_cases, dtype=np.int64)
 
     def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.banks, self.acts, self.sc, self.cases
+        # the kernels index banks flat (bank * B_STRIDE + field): a constant shift, where
+        # a 2-D index multiplies by a row length held in memory
+        return self.banks.reshape(-1), self.acts, self.sc, self.cases
 
 
 # The hot path keeps the scalar state in a tuple of locals (S_* positions below) and
@@ -213,14 +215,14 @@ def _refresh(tp, banks, next_ref):
     """All-bank refresh due at ``next_ref``, issued once every open bank can be
     precharged; closes every row. Returns when the banks can be activated again."""
     start = next_ref
-    for b in range(banks.shape[0]):
-        if banks[b, B_OPEN] >= 0:
-            pre = max(banks[b, B_LAST_RD] + tp[TP_RTP], banks[b, B_LAST_ACT] + tp[TP_RAS])
+    for at in range(0, banks.shape[0], B_STRIDE):
+        if banks[at + B_OPEN] >= 0:
+            pre = max(banks[at + B_LAST_RD] + tp[TP_RTP], banks[at + B_LAST_ACT] + tp[TP_RAS])
             start = max(start, pre + tp[TP_RP])
     end = start + tp[TP_RFC]
-    for b in range(banks.shape[0]):
-        banks[b, B_OPEN] = -1
-        banks[b, B_READY] = end
+    for at in range(0, banks.shape[0], B_STRIDE):
+        banks[at + B_OPEN] = -1
+        banks[at + B_READY] = end
     return end
 
 
@@ -238,23 +240,24 @@ def _strict_read(bank, row, tp, banks, acts, s):
     count, stamp, prev_end, prev_rd, prev_rd_group, last_act, last_act_group, act_pos, \
         next_ref, refreshes = s  # fmt: skip
     group = bank_group(bank, tp)
+    at = bank * B_STRIDE  # the bank's fields are banks[at + B_*]
     if count > 0:
         rd_min = prev_rd + (tp[TP_CCD_L] if group == prev_rd_group else tp[TP_CCD_S])
     else:
         rd_min = 0
     while True:
-        hit = banks[bank, B_OPEN] == row
+        hit = banks[at + B_OPEN] == row
         if hit:
             act = -1
-            rd = max(rd_min, banks[bank, B_LAST_ACT] + tp[TP_RCD])
+            rd = max(rd_min, banks[at + B_LAST_ACT] + tp[TP_RCD])
             first = rd
         else:
-            if banks[bank, B_OPEN] >= 0:
-                pre = max(banks[bank, B_LAST_RD] + tp[TP_RTP], banks[bank, B_LAST_ACT] + tp[TP_RAS])
+            if banks[at + B_OPEN] >= 0:
+                pre = max(banks[at + B_LAST_RD] + tp[TP_RTP], banks[at + B_LAST_ACT] + tp[TP_RAS])
                 act = pre + tp[TP_RP]
             else:
-                act = banks[bank, B_READY]
-            act = max(act, banks[bank, B_LAST_ACT] + tp[TP_RC])
+                act = banks[at + B_READY]
+            act = max(act, banks[at + B_LAST_ACT] + tp[TP_RC])
             rrd = tp[TP_RRD_L] if group == last_act_group else tp[TP_RRD_S]
             act = max(act, last_act + rrd)
             act = max(act, acts[act_pos & 3] + tp[TP_FAW])  # oldest of the last 4 ACTs
@@ -267,13 +270,13 @@ def _strict_read(bank, row, tp, banks, acts, s):
             continue
         break
     if not hit:
-        banks[bank, B_OPEN] = row
-        banks[bank, B_LAST_ACT] = act
+        banks[at + B_OPEN] = row
+        banks[at + B_LAST_ACT] = act
         acts[act_pos & 3] = act
         act_pos += 1
         last_act = act
         last_act_group = group
-    banks[bank, B_LAST_RD] = rd
+    banks[at + B_LAST_RD] = rd
     end = rd + tp[TP_CL] + tp[TP_DL]
     return end, (count, stamp, prev_end, rd, group, last_act, last_act_group, act_pos,
                  next_ref, refreshes)  # fmt: skip
@@ -284,10 +287,10 @@ def _classify(bank, row, tp, banks, count):
     """(row hit, Table V class index, see case_labels) of a read of (bank, row) at stream
     position ``count``."""
     window = tp[TP_WINDOW]
-    n = count - banks[bank, B_LAST_IDX]  # reads since this bank's last read
+    n = count - banks[bank * B_STRIDE + B_LAST_IDX]  # reads since this bank's last read
     if n > window:
         n = 0
-    hit = banks[bank, B_OPEN] == row
+    hit = banks[bank * B_STRIDE + B_OPEN] == row
     return hit, window + 1 if hit else (n - 1 if n > 0 else window)
 
 
@@ -295,11 +298,11 @@ def _classify(bank, row, tp, banks, count):
 def _after_read(bank, hit, tp, banks, s):
     """Bank recency after the read at stream position ``s[S_COUNT]``; the new state."""
     count = s[S_COUNT]
-    banks[bank, B_LAST_IDX] = count  # also the Fig. 7 recency, unless reorder_on_act
+    banks[bank * B_STRIDE + B_LAST_IDX] = count  # also the Fig. 7 recency, unless reorder_on_act
     stamp = s[S_STAMP]
     if tp[TP_REORDER_ON_ACT] != 0 and not hit:
         stamp += 1
-        banks[bank, B_RECENCY] = stamp
+        banks[bank * B_STRIDE + B_RECENCY] = stamp
     return (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
 
 
@@ -329,7 +332,7 @@ def read_core(bank, row, tp, banks, acts, s):
         # RTP + RP + RCD + CL + DL - (CL[t-n] + sum_{k=1..n} DL[t-k])   (Fig. 6)
         full = tp[TP_RTP] + tp[TP_RP] + tp[TP_RCD] + tp[TP_CL] + tp[TP_DL]
         lat = max(tp[TP_DL], full - tp[TP_CL] - n * tp[TP_DL])
-    banks[bank, B_OPEN] = row
+    banks[bank * B_STRIDE + B_OPEN] = row
     return lat, cls, _after_read(bank, hit, tp, banks, s)
 
 
@@ -356,10 +359,10 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
     out with scalars only (the generic path costs ~10x in this hot loop). Returns
     (cycles, no-repeat reads, stamp); bank conflicts go to ``cases``."""
     window, dl = tp[TP_WINDOW], tp[TP_DL]
-    n = count - banks[bank, B_LAST_IDX]
+    n = count - banks[bank * B_STRIDE + B_LAST_IDX]
     if n > window:
         n = 0
-    hit = banks[bank, B_OPEN] == row
+    hit = banks[bank * B_STRIDE + B_OPEN] == row
     lat, no_repeat = dl, 0
     if hit:
         pass
@@ -371,9 +374,9 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
         lat = max(dl, full - tp[TP_CL] - n * dl)
     if not hit and tp[TP_REORDER_ON_ACT] != 0:
         stamp += 1
-        banks[bank, B_RECENCY] = stamp
-    banks[bank, B_OPEN] = row
-    banks[bank, B_LAST_IDX] = count + m - 1
+        banks[bank * B_STRIDE + B_RECENCY] = stamp
+    banks[bank * B_STRIDE + B_OPEN] = row
+    banks[bank * B_STRIDE + B_LAST_IDX] = count + m - 1
     return lat + (m - 1) * dl, no_repeat, stamp
 
 
@@ -399,13 +402,13 @@ def repeat_read(bank, tp, banks, s):
     previous READ: the bank's ACT was at least tRCD before the pass's earlier READ of
     it, and no PRE/ACT is needed. Returns (cycles, new state)."""
     count = s[S_COUNT]
-    banks[bank, B_LAST_IDX] = count
+    banks[bank * B_STRIDE + B_LAST_IDX] = count
     if tp[TP_MODEL] == 0:
         return tp[TP_DL], (count + 1, s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
     group = bank_group(bank, tp)
     lat = tp[TP_CCD_L] if group == s[S_PREV_RD_GROUP] else tp[TP_CCD_S]
     rd = s[S_PREV_RD] + lat  # the data end moves by as much as the READ
-    banks[bank, B_LAST_RD] = rd
+    banks[bank * B_STRIDE + B_LAST_RD] = rd
     return lat, (count + 1, s[1], s[2] + lat, rd, group, s[5], s[6], s[7], s[8], s[9])
 
 
@@ -434,11 +437,19 @@ def strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
         if last_rd < s[S_NEXT_REF]:
             # the row is open and its ACT long done, so each further READ waits only
             # tCCD_L after the previous one (same bank group)
-            banks[bank, B_LAST_RD] = last_rd
-            banks[bank, B_LAST_IDX] = s[S_COUNT] + left - 1
+            banks[bank * B_STRIDE + B_LAST_RD] = last_rd
+            banks[bank * B_STRIDE + B_LAST_IDX] = s[S_COUNT] + left - 1
             step = left * tp[TP_CCD_L]
             s = (s[0] + left, s[1], s[2] + step, last_rd, s[4], s[5], s[6], s[7], s[8], s[9])
             return lat + step, s, tally
+
+
+@numba.njit(cache=True, _nrt=False)  # no refcounting: see kernel.run_ops_kernel
+def strict_read_run_call(bank, row, m, tp, banks, acts, cases, s, tally):
+    """:func:`strict_read_run` out of line, for a strict kernel's rare paths (early exit,
+    a recorded stream, per-probe row hits): its common path then holds the only inlined
+    copy of the scheduler (numba's inlining is most of a variant's compile time)."""
+    return strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally)
 
 
 @numba.njit(cache=True, inline="always")
