@@ -8,9 +8,11 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-import xarray as xr
+if TYPE_CHECKING:  # imported where used: loading a cached trace needs neither (start-up)
+    import pandas as pd
+    import xarray as xr
 
 _TMP_SUFFIX = ".tmp"
 
