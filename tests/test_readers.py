@@ -181,6 +181,7 @@ def test_heimdall_vs_mqsim_detection(write_trace):
     with pytest.raises(TraceFormatError, match="unrecognised trace format") as err:
         detect_format(write_trace("x", "\n\nhello world\n"))
     assert err.value.line == 3
+    assert "--format" in str(err.value)  # the CLI's option, not the Python keyword only
 
 
 def test_fmt_override(write_trace):

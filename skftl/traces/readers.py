@@ -136,7 +136,8 @@ def detect_format(path: str | Path) -> str:
         path,
         number,
         first[:120],
-        f"unrecognised trace format; pass fmt= one of {', '.join(FORMAT_NAMES)}",
+        "unrecognised trace format; pass --format (fmt= in Python), one of "
+        + ", ".join(FORMAT_NAMES),
     )
 
 
