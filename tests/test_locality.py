@@ -68,3 +68,13 @@ def test_web0_excerpt_rewrites_most_written_pages():
     loc = locality(load_trace(str(WEB0)))
     # the motivating measurement: most page writes of web_0 update a written page
     assert loc["rewrite_share"] > 0.5 and 0 < loc["reuse_share"] < 1
+
+
+def test_compare_holds_for_a_trace_against_itself_and_misses_a_different_one():
+    from skftl.traces.locality import compare
+
+    a = trace([0, 1, 0, 1, 0, 1, 2, 3], [True, False] * 4)
+    assert all(row["holds"] for row in compare(a, a))
+    b = trace(list(range(8)), [True, False] * 4)
+    missed = {row["measure"] for row in compare(a, b) if not row["holds"]}
+    assert {"reuse_share", "footprint_pages"} <= missed

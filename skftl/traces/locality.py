@@ -115,3 +115,30 @@ def locality(requests: Requests, page_size: int = 4096) -> dict[str, float]:
         "footprint_pages": int(growth[-1]),
         "footprint_half_share": float(half),
     }
+
+
+SCALAR_TOLERANCE = 0.10  # relative, per scalar (issue #19's validation target)
+CURVE_TOLERANCE = 0.10  # KS distance, reuse-distance CDF and footprint-growth curve
+
+
+def compare(real: Requests, synthetic: Requests, page_size: int = 4096) -> list[dict]:
+    """Side-by-side locality of a real trace and a synthetic one: one row per measure with
+    both values and whether it holds (scalars within 10 % relative, curves KS <= 0.1)."""
+    a, b = locality(real, page_size), locality(synthetic, page_size)
+    rows = []
+    for key in a:
+        ref, got = float(a[key]), float(b[key])
+        rel = abs(got - ref) / abs(ref) if ref else (0.0 if got == 0 else float("inf"))
+        rows.append({"measure": key, "real": ref, "synthetic": got, "distance": rel,
+                     "holds": bool(rel <= SCALAR_TOLERANCE)})  # fmt: skip
+    da, db = reuse_distances(real, page_size), reuse_distances(synthetic, page_size)
+    curves = {
+        "reuse_distance_cdf_ks": ks_distance(da[da >= 0], db[db >= 0]),
+        "footprint_growth_ks": curve_distance(
+            footprint_growth(real, page_size), footprint_growth(synthetic, page_size)
+        ),
+    }
+    for key, d in curves.items():
+        rows.append({"measure": key, "real": 0.0, "synthetic": d, "distance": d,
+                     "holds": bool(d <= CURVE_TOLERANCE)})  # fmt: skip
+    return rows
