@@ -159,6 +159,13 @@ class SyntheticSpec:
     iops: float = 100.0
     burst_fraction: float = 0.0
     burst_gap_ns: float = 0.0
+    # Write locality (issue #19, opt-in; 0 keeps the address draws of a preset unchanged):
+    # this share of non-sequential writes starts at the start of an earlier non-sequential
+    # write, ``rewrite_distance_median`` such writes back (lognormal, shape
+    # ``rewrite_distance_sigma``), so the rewrite share is set directly.
+    rewrite_fraction: float = 0.0
+    rewrite_distance_median: float = 100.0
+    rewrite_distance_sigma: float = 1.0
     n_requests: int = DEFAULT_N_REQUESTS
     source: str = "assumption"
     notes: str = ""
@@ -171,6 +178,7 @@ class SyntheticSpec:
             "seq_write_fraction",
             "hot_access_fraction",
             "hot_space_fraction",
+            "rewrite_fraction",
         ):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
@@ -188,6 +196,12 @@ class SyntheticSpec:
             raise ConfigError(f"{self.name}: footprint {self.footprint_bytes} B too small")
         if self.iops <= 0 or self.n_requests < 0 or self.zipf_exponent < 0:
             raise ConfigError(f"{self.name}: iops > 0, n_requests >= 0, zipf_exponent >= 0")
+        if self.rewrite_distance_median < 1 or self.rewrite_distance_sigma < 0:
+            raise ConfigError(
+                f"{self.name}: rewrite_distance_median must be >= 1 and "
+                f"rewrite_distance_sigma >= 0, got {self.rewrite_distance_median}, "
+                f"{self.rewrite_distance_sigma}"
+            )
         if self.hot_access_fraction > 0 and not 0 < self.hot_space_fraction < 1:
             raise ConfigError(f"{self.name}: a hot region needs 0 < hot_space_fraction < 1")
         if self.burst_fraction > 0 and self.burst_gap_ns * self.burst_fraction >= 1e9 / self.iops:
@@ -263,8 +277,39 @@ def _head_offsets(
     return np.clip(start, 0, limit)
 
 
+def _reuse_heads(
+    spec: SyntheticSpec, rng: np.random.Generator, head: np.ndarray, run_bytes: np.ndarray
+) -> np.ndarray:
+    """``head`` with ``spec.rewrite_fraction`` of the runs (not the first) moved to the start
+    of an earlier run, a lognormal number of runs back; a run copied from a copy gets the
+    original's start (pointer jumping, O(m log depth))."""
+    m = len(head)
+    picked = np.zeros(m, dtype=np.bool_)
+    picked[1:] = _exact_mask(rng, m - 1, round(spec.rewrite_fraction * (m - 1)))
+    back = np.maximum(
+        np.rint(
+            spec.rewrite_distance_median
+            * np.exp(spec.rewrite_distance_sigma * rng.standard_normal(m))
+        ).astype(np.int64),
+        1,
+    )
+    idx = np.arange(m, dtype=np.int64)
+    parent = np.where(picked, np.maximum(idx - back, 0), idx)
+    while True:
+        nxt = parent[parent]
+        if np.array_equal(nxt, parent):
+            break
+        parent = nxt
+    limit = (spec.footprint_bytes - run_bytes) // spec.alignment_bytes * spec.alignment_bytes
+    return np.minimum(head[parent], limit)
+
+
 def _chain_offsets(
-    spec: SyntheticSpec, rng: np.random.Generator, sizes: np.ndarray, seq_fraction: float
+    spec: SyntheticSpec,
+    rng: np.random.Generator,
+    sizes: np.ndarray,
+    seq_fraction: float,
+    rewrite: bool = False,
 ) -> np.ndarray:
     """Offsets for one request type's chain (reads or writes, in trace order)."""
     n = len(sizes)
@@ -281,6 +326,8 @@ def _chain_offsets(
             f"footprint of {spec.footprint_bytes} B; enlarge footprint_bytes"
         )
     head = _head_offsets(spec, rng, run_bytes)
+    if rewrite and spec.rewrite_fraction > 0 and len(head) > 1:
+        head = _reuse_heads(spec, rng, head, run_bytes)
     # A run starting exactly where the previous run ended would be counted sequential:
     # move it by one alignment unit (away from the footprint's end) until none does.
     al = spec.alignment_bytes
@@ -325,13 +372,13 @@ def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int
     is_write = _exact_mask(rng, n, round((1.0 - spec.read_fraction) * n))
     sizes = np.empty(n, dtype=np.int64)
     offsets = np.empty(n, dtype=np.int64)
-    for mask, dist, seq_fraction in (
-        (~is_write, spec.read_sizes, spec.seq_read_fraction),
-        (is_write, spec.write_sizes, spec.seq_write_fraction),
+    for mask, dist, seq_fraction, writes in (
+        (~is_write, spec.read_sizes, spec.seq_read_fraction, False),
+        (is_write, spec.write_sizes, spec.seq_write_fraction, True),
     ):
         s = dist.sample(rng, int(np.count_nonzero(mask)))
         sizes[mask] = s
-        offsets[mask] = _chain_offsets(spec, rng, s, seq_fraction)
+        offsets[mask] = _chain_offsets(spec, rng, s, seq_fraction, rewrite=writes)
     meta = TraceMeta(
         name=spec.name,
         format="synthetic",
