@@ -7,6 +7,7 @@ Prints requests generated per second, characterised per second, and peak memory.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import resource
 import time
 
@@ -27,15 +28,19 @@ def main() -> None:
         choices=list(PRESETS),
         help="preset(s) to time (default: Financial1, WebSearch1, msr_web)",
     )
+    ap.add_argument(
+        "--rewrite", type=float, default=0.0, help="rewrite_fraction to set (issue #19 locality)"
+    )
     args = ap.parse_args()
     for name in args.preset or ["Financial1", "WebSearch1", "msr_web"]:
+        spec = dataclasses.replace(PRESETS[name], rewrite_fraction=args.rewrite)
         t0 = time.perf_counter()
-        req = generate(name, args.n, seed=0)
+        req = generate(spec, args.n, seed=0)
         t1 = time.perf_counter()
         characterise(req)
         t2 = time.perf_counter()
         print(
-            f"{name:12s} n={args.n:,}  generate {t1 - t0:6.2f} s"
+            f"{name:12s} rewrite={args.rewrite} n={args.n:,}  generate {t1 - t0:6.2f} s"
             f" = {args.n / (t1 - t0):12,.0f} req/s"
             f"  characterise {t2 - t1:6.2f} s = {args.n / (t2 - t1):12,.0f} req/s"
             f"  peak RSS {peak_rss_mib():,.0f} MiB"
