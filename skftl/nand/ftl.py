@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import xarray as xr
 
 from skftl.errors import ConfigError
 from skftl.nand import core, kernel
@@ -19,6 +19,9 @@ from skftl.nand.presets import resolve_nand
 from skftl.nand.timing import Timing
 from skftl.traces.pages import expand_to_pages
 from skftl.traces.requests import Requests
+
+if TYPE_CHECKING:
+    import xarray as xr
 
 GC_POLICIES = {"greedy": core.GC_GREEDY, "cost_benefit": core.GC_COST_BENEFIT}
 CHIP_ALLOCS = {"static": core.CHIP_STATIC, "dynamic": core.CHIP_DYNAMIC}
@@ -418,6 +421,8 @@ class Ftl:
 def result_dataset(result: RunResult, ftl: Ftl) -> xr.Dataset:
     """Counters, latency mean/percentiles per direction, throughput and the erase-count
     distribution of one replay, with units."""
+    import xarray as xr  # here, not at the top: the replay path does without it
+
     c = result.counters
     data: dict[str, tuple] = {}
 
