@@ -266,6 +266,39 @@ same strict speed, 6-9 M ops/s), which (15) does not touch. Untouched placements
 Python reference (tests, now also without a recorded stream, which the fused path
 needs), and ``skftl run lpmt`` gives an xarray-``identical`` dataset (and identical
 CSVs) before and after at tiny and at default scale.
+
+Issue 14, strict DDR4 (session of 2026-11-23). A cache-resident lookup of the
+interleaved layout under strict DDR4 ran ~1,230-1,290 instructions (cachegrind, 800 k
+lookups, the difference of two runs), set_per_bank ~560: the 3 extra scheduled reads
+cost ~200 instructions each in the kernel's loop, against ~18 cycles in a tight loop
+over the same recorded stream. Changed: (16) the bank state indexed flat
+(``bank * B_STRIDE + field``: a shift, where the 2-D index multiplied by a row length
+loaded from the stack); (17) a lean first pass and later pass for the common case (no
+early exit, no recorded stream, per-bank row hits), the other paths calling the
+scheduler out of line (``timing.strict_read_run_call``), so a variant still inlines one
+copy of it (cold compile of 8 variants: 64 s before and after, same load).
+Instructions per lookup, interleaved strict: ~953 (-25 %); set_per_bank ~525. Results
+unchanged (kernel = reference; tiny dataset xarray-identical).
+
+The machine was slower all session than in the previous one (the single placement,
+untouched: 11.7 M ops/s at load 1.0 against 15.7 in the previous session's quiet
+run), so no quiet run in the target's sense was possible. The run after (16)-(17), load
+average 1.0, M ops/s, paper per bank / strict DDR4 / paper per probe:
+
+    ==================  =====  =====  =====
+    placement           paper  ddr4   probe
+    ==================  =====  =====  =====
+    single              11.71  11.73  10.95
+    set_per_bank        12.05  10.14  11.83
+    interleaved          7.71   6.32   8.69
+    interleaved_fixed    7.81   6.28   8.17
+    spread_fixed         9.79   7.23   9.24
+    spread_dynamic      10.15   7.54   8.80
+    ==================  =====  =====  =====
+
+So the 10 M ops/s target is NOT shown for the interleaved and spread layouts on this
+machine; the wall-clock comparison with the previous session is not possible (the
+same untouched placement moved by 25 %).
 """
 
 from __future__ import annotations
