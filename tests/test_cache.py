@@ -169,3 +169,21 @@ def test_atomic_files_respect_the_umask(write_trace, cache_dir, tmp_path):
         )
     finally:
         os.umask(old)
+
+
+def test_arrow_numpy_round_trip_matches_pyarrow():
+    import pyarrow as pa
+
+    from skftl.traces.arrow import from_numpy, to_numpy
+
+    for dt in (np.int64, np.uint8, np.float64, np.int32):
+        x = np.arange(7, dtype=dt)
+        a = from_numpy(x)
+        assert a.type == pa.array(x).type
+        assert np.array_equal(to_numpy(a), x) and to_numpy(a).dtype == x.dtype
+        assert np.array_equal(to_numpy(a.slice(2, 3)), x[2:5])  # offsets honoured
+    chunked = pa.chunked_array([pa.array([1, 2]), pa.array([3])])
+    assert to_numpy(chunked).tolist() == [1, 2, 3]
+    assert to_numpy(pa.chunked_array([], type=pa.int64())).dtype == np.int64
+    with_null = to_numpy(pa.array([1.0, None]))  # nulls: pyarrow's own conversion
+    assert with_null[0] == 1.0 and np.isnan(with_null[1])

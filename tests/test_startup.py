@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import numpy as np
-import pytest
 
 from skftl.traces import Requests, TraceMeta, write_mqsim
 
@@ -36,11 +35,6 @@ def test_cli_import_and_replay_parser_are_light():
     assert _heavy_imported(code) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="skftl.traces.cache.load: pyarrow's Array.to_numpy imports pandas "
-    "(fix requested from #22 in /tmp/notes/20a-requests.md; remove this mark then)",
-)
 def test_a_whole_replay_is_light(tmp_path):
     n = 2000
     rng = np.random.default_rng(5)

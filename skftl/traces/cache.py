@@ -27,6 +27,7 @@ import pyarrow as pa
 
 from skftl.config import REPO_ROOT
 from skftl.io import atomic_path, clean_stale_temporaries
+from skftl.traces.arrow import from_numpy, to_numpy
 from skftl.traces.readers import READER_VERSION
 from skftl.traces.requests import Requests, TraceMeta
 from skftl.traces.textio import file_digest
@@ -121,7 +122,7 @@ def store(requests: Requests, path: Path, key: dict[str, Any]) -> Path:
     stored as uint8 (Arrow booleans are bit-packed and could not be mapped zero-copy)."""
     cols = {c: getattr(requests, c) for c in _COLUMNS}
     cols["is_write"] = cols["is_write"].view(np.uint8)
-    table = pa.table(cols)
+    table = pa.Table.from_arrays([from_numpy(v) for v in cols.values()], names=list(cols))
     meta = {"meta": dataclasses.asdict(requests.meta), "key": key}
     table = table.replace_schema_metadata({_META_KEY: json.dumps(meta).encode()})
     with atomic_path(path) as tmp:
@@ -146,8 +147,8 @@ def load(path: Path, key: dict[str, Any]) -> Requests | None:
             chunks = table.column(c).chunks
             if len(chunks) == 0:
                 columns[c] = np.empty(0, dtype=np.uint8 if c == "is_write" else np.int64)
-            elif len(chunks) == 1:
-                columns[c] = chunks[0].to_numpy(zero_copy_only=True)
+            elif len(chunks) == 1 and chunks[0].null_count == 0:
+                columns[c] = to_numpy(chunks[0])  # read-only, zero-copy
             else:
                 return None
     except (OSError, KeyError, ValueError, TypeError, pa.ArrowException):

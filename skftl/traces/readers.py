@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from skftl.errors import ConfigError, TraceFormatError
+from skftl.traces.arrow import to_numpy
 from skftl.traces.formats import (
     DECIMAL_RE,
     FORMAT_NAMES,
@@ -162,10 +163,10 @@ def _decimal_to_ns(arr: pa.Array) -> np.ndarray:
     parts = pc.extract_regex(arr, DECIMAL_RE)
     if parts.null_count:
         raise _BadBlock
-    secs = pc.cast(parts.field("s"), pa.int64()).to_numpy()
+    secs = to_numpy(pc.cast(parts.field("s"), pa.int64()))
     if len(secs) and secs.max() > MAX_DECIMAL_SECONDS:
         raise _BadBlock
-    frac = pc.cast(pc.utf8_rpad(parts.field("f"), 9, "0"), pa.int64()).to_numpy()
+    frac = to_numpy(pc.cast(pc.utf8_rpad(parts.field("f"), 9, "0"), pa.int64()))
     return secs * 1_000_000_000 + frac
 
 
@@ -182,12 +183,12 @@ def _convert_block(spec: FormatSpec, batch: pa.RecordBatch) -> dict[str, np.ndar
             lut = [f.ops.get(str(v).lower()) for v in arr.dictionary.to_pylist()]
             if any(v is None for v in lut):
                 raise _BadBlock
-            out[f.name] = np.asarray(lut, dtype=bool)[arr.indices.to_numpy()]
+            out[f.name] = np.asarray(lut, dtype=bool)[to_numpy(arr.indices)]
             continue
         if f.kind == "decimal":
             out[f.name] = _decimal_to_ns(arr)
             continue
-        values = arr.to_numpy()
+        values = to_numpy(arr)
         if f.kind == "float":
             if not np.isfinite(values).all():
                 raise _BadBlock
