@@ -340,33 +340,46 @@ def pop_free(S, chip, lst, stream):
     return blk
 
 
+# --- doubly linked lists over index arrays (greedy buckets, the write cache) -----------
+@inline
+def list_append(prev, nxt, heads, h, tails, t, s):
+    """Append ``s`` to the list whose ends are ``heads[h]`` and ``tails[t]`` (-1: empty)."""
+    tail = tails[t]
+    prev[s] = tail
+    nxt[s] = -1
+    if tail < 0:
+        heads[h] = s
+    else:
+        nxt[tail] = s
+    tails[t] = s
+
+
+@inline
+def list_unlink(prev, nxt, heads, h, tails, t, s):
+    """Take ``s`` out of the list whose ends are ``heads[h]`` and ``tails[t]``."""
+    p = prev[s]
+    n = nxt[s]
+    if p < 0:
+        heads[h] = n
+    else:
+        nxt[p] = n
+    if n < 0:
+        tails[t] = p
+    else:
+        prev[n] = p
+
+
 # --- greedy buckets: sealed blocks of a chip by valid count, FIFO within a count ---------
 @inline
 def bkt_insert(S, blk, v):
     k = chip_of(S, blk) * (S.prm[P_NP] + 1) + v
-    tail = S.bkt_tail[k]
-    S.lprev[blk] = tail
-    S.lnext[blk] = -1
-    if tail < 0:
-        S.bkt_head[k] = blk
-    else:
-        S.lnext[tail] = blk
-    S.bkt_tail[k] = blk
+    list_append(S.lprev, S.lnext, S.bkt_head, k, S.bkt_tail, k, blk)
 
 
 @inline
 def bkt_remove(S, blk, v):
     k = chip_of(S, blk) * (S.prm[P_NP] + 1) + v
-    p = S.lprev[blk]
-    n = S.lnext[blk]
-    if p < 0:
-        S.bkt_head[k] = n
-    else:
-        S.lnext[p] = n
-    if n < 0:
-        S.bkt_tail[k] = p
-    else:
-        S.lprev[n] = p
+    list_unlink(S.lprev, S.lnext, S.bkt_head, k, S.bkt_tail, k, blk)
     S.lnext[blk] = -1
     S.lprev[blk] = -1
 

@@ -16,6 +16,8 @@ from skftl.nand.core import (
     P_WC_POLICY,
     WC_LRU,
     inline,
+    list_append,
+    list_unlink,
 )
 
 HEAD, TAIL, HELD, USED, FREE = 0, 1, 2, 3, 4  # wc_meta fields
@@ -24,28 +26,12 @@ N_META = 5
 
 @inline
 def unlink(S, s):
-    n = S.wc_next[s]
-    p = S.wc_prev[s]
-    if p < 0:
-        S.wc_meta[HEAD] = n
-    else:
-        S.wc_next[p] = n
-    if n < 0:
-        S.wc_meta[TAIL] = p
-    else:
-        S.wc_prev[n] = p
+    list_unlink(S.wc_prev, S.wc_next, S.wc_meta, HEAD, S.wc_meta, TAIL, s)
 
 
 @inline
 def append(S, s):
-    tail = S.wc_meta[TAIL]
-    S.wc_prev[s] = tail
-    S.wc_next[s] = -1
-    if tail < 0:
-        S.wc_meta[HEAD] = s
-    else:
-        S.wc_next[tail] = s
-    S.wc_meta[TAIL] = s
+    list_append(S.wc_prev, S.wc_next, S.wc_meta, HEAD, S.wc_meta, TAIL, s)
 
 
 @inline
