@@ -68,13 +68,24 @@ PRESETS: dict[str, dict[str, Any]] = {
     # MQSim's default device (ssdconfig.xml of CMU-SAFARI/MQSim, commit 7ec40e3): 8 channels
     # x 4 chips x 2 dies x 2 planes, 2048 blocks per plane x 256 pages of 8 KiB = 512 GiB;
     # page read 75 us, program 750 us, erase 3.8 ms (MLC, same for LSB/CSB/MSB); an 8-bit
-    # NV-DDR2 channel at 333 MT/s = 333 MB/s; GC without copyback. Here a chip is the unit
-    # that runs one operation at a time, so MQSim's 4 chips x 2 dies are 8 chips per channel.
-    # MQSim's 7 % over-provisioning is the ftl section's spare_factor (0.07, the default);
-    # its write cache, CMT and GC thresholds (5 % of a plane's blocks) are not in this preset.
+    # NV-DDR2 channel at 333 MT/s = 333 MB/s; GC without copyback (Use_Copyback_for_GC).
+    # Geometry chips are dies here: 8 per channel, grouped 2 to a chip that runs one command
+    # at a time unless dies join it (multi-die), as MQSim's Flash_Chip does.
+    # Data_Cache_Capacity 256 MiB, Caching_Mechanism ADVANCED, flows in WRITE_CACHE mode:
+    # a write-back cache evicting the least recently used slot
+    # (Data_Cache_Manager_Flash_Advanced::write_to_destage_buffer, Evict_one_slot_lru).
+    # A read of a never-written LPA is served from flash: translate_lpa_to_ppa calls
+    # online_create_entry_for_reads (Address_Mapping_Unit_Page_Level.cpp), which maps the LPA
+    # to a page of its statically allocated plane and issues the array read.
+    # Not expressible here (see docs/peers.md, "Cross-validation against MQSim"): the cache's
+    # eager write-back of first-written LPAs and its back-pressure limit, the CMT (2 MiB) and
+    # its mapping reads, GC at 5 % free blocks per plane (ftl section: gc_low_blocks), RGA
+    # victims, wear levelling. 7 % over-provisioning = the ftl default spare_factor 0.07.
     "mqsim": {
         "channels": 8,
         "chips_per_channel": 8,
+        "die_model": "shared_chip",
+        "dies_per_chip": 2,
         "planes_per_chip": 2,
         "blocks_per_plane": 2048,
         "pages_per_block": 256,
@@ -85,6 +96,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "channel_mb_s": 333.0,
         "page_speed": "uniform",
         "gc_copyback": False,
+        "unmapped_read": "array_read",
+        "write_cache": {"capacity_mib": 256, "policy": "lru"},
     },
 }
 
