@@ -78,29 +78,3 @@ def test_compare_holds_for_a_trace_against_itself_and_misses_a_different_one():
     b = trace(list(range(8)), [True, False] * 4)
     missed = {row["measure"] for row in compare(a, b) if not row["holds"]}
     assert {"reuse_share", "footprint_pages"} <= missed
-
-
-@pytest.mark.parametrize("share", [0.3, 0.8])
-def test_rewrite_fraction_set_is_the_rewrite_share_measured(share):
-    import dataclasses
-
-    from skftl.traces.stats import sequential_mask
-    from skftl.traces.synthetic import PRESETS, generate
-
-    spec = dataclasses.replace(PRESETS["pc_desktop"], rewrite_fraction=share, read_fraction=0.0)
-    req = generate(spec, 20_000, seed=3)
-    heads = req[~sequential_mask(req)]  # the generator sets the share over non-sequential writes
-    reused = (reuse_distances(heads) >= 0)[1:].mean()
-    assert reused == pytest.approx(share, abs=0.03)
-    median = np.median(reuse_distances(heads)[reuse_distances(heads) >= 0])
-    assert 30 <= median <= 150  # drawn median 100 runs back; a later copy shortens some
-
-
-def test_rewrite_off_leaves_presets_unchanged():
-    import dataclasses
-
-    from skftl.traces.synthetic import PRESETS, generate
-
-    a = generate("msr_web", 3000, seed=1)
-    b = generate(dataclasses.replace(PRESETS["msr_web"], rewrite_distance_median=7.0), 3000, 1)
-    assert np.array_equal(a.offset_bytes, b.offset_bytes)

@@ -24,16 +24,23 @@ from skftl.traces.pages import expand_to_pages, page_span
 from skftl.traces.requests import Requests
 
 
+def _previous_same_start(requests: Requests, page_size: int) -> np.ndarray:
+    """Per request, the index of the latest earlier request with the same start page; -1
+    where there is none."""
+    first, _ = page_span(requests, page_size)
+    order = np.lexsort((np.arange(len(first)), first))  # by page, then trace order
+    prev = np.full(len(first), -1, dtype=np.int64)
+    if len(first) > 1:
+        same = first[order[1:]] == first[order[:-1]]
+        prev[order[1:][same]] = order[:-1][same]
+    return prev
+
+
 def reuse_distances(requests: Requests, page_size: int = 4096) -> np.ndarray:
     """Per request, the reuse distance in requests (see the module docstring); -1 where the
     start page has not been a start page before."""
-    first, _ = page_span(requests, page_size)
-    order = np.lexsort((np.arange(len(first)), first))  # by page, then trace order
-    dist = np.full(len(first), -1, dtype=np.int64)
-    if len(first) > 1:
-        same = first[order[1:]] == first[order[:-1]]
-        dist[order[1:][same]] = order[1:][same] - order[:-1][same]
-    return dist
+    prev = _previous_same_start(requests, page_size)
+    return np.where(prev >= 0, np.arange(len(prev)) - prev, -1)
 
 
 def _seen_before(lpn: np.ndarray, flag: np.ndarray) -> np.ndarray:
@@ -96,25 +103,142 @@ def curve_distance(a: np.ndarray, b: np.ndarray, points: int = 1000) -> float:
     return float(np.abs(at(a) - at(b)).max())
 
 
-def locality(requests: Requests, page_size: int = 4096) -> dict[str, float]:
-    """Locality scalars of a trace (see the module docstring). Raises ConfigError naming the
-    trace when it has fewer than two requests: no locality is defined then."""
+REUSE_LEVELS = (0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 1.0)  # reuse-distance quantiles
+GROWTH_POINTS = 101  # footprint after each 1 % of the requests
+TOP_SIZES = 32  # commonest request sizes kept per type
+_ALIGNMENTS = (4096, 2048, 1024, 512)
+
+
+def _size_histogram(sizes: np.ndarray) -> tuple[list[int], list[float]]:
+    """The TOP_SIZES commonest sizes (bytes, ascending) and their shares, renormalised."""
+    if len(sizes) == 0:
+        return [], []
+    values, counts = np.unique(sizes, return_counts=True)
+    keep = np.sort(np.argsort(-counts, kind="stable")[:TOP_SIZES])
+    return values[keep].tolist(), (counts[keep] / counts[keep].sum()).tolist()
+
+
+def _pair_shares(requests: Requests, prev: np.ndarray, seq: np.ndarray) -> dict[str, float]:
+    """Of the non-sequential reads (writes), the share whose start page was last a start
+    page of a read / of a write."""
+    w = requests.is_write
+    prev_w = np.where(prev >= 0, w[np.maximum(prev, 0)], False)
+    out = {}
+    for key_r, key_w, mine in (
+        ("reread_share", "read_after_write_share", ~w & ~seq),
+        ("write_after_read_share", "rewrite_start_share", w & ~seq),
+    ):
+        m = max(int(mine.sum()), 1)
+        out[key_r] = float(np.count_nonzero(mine & (prev >= 0) & ~prev_w) / m)
+        out[key_w] = float(np.count_nonzero(mine & (prev >= 0) & prev_w) / m)
+    return out
+
+
+def _gap_stats(requests: Requests) -> tuple[float, float]:
+    """(coefficient of variation, median / mean) of the inter-arrival gaps."""
+    gaps = np.diff(requests.monotonic_time_ns()).astype(np.float64)
+    mean = gaps.mean() if len(gaps) else 0.0
+    if mean <= 0:
+        return float("nan"), float("nan")
+    return float(gaps.std() / mean), float(np.median(gaps) / mean)
+
+
+def _top_decile_share(lpn: np.ndarray) -> float:
+    """Share of page accesses that go to the hottest 10 % of touched pages."""
+    _, counts = np.unique(lpn, return_counts=True)
+    top = np.sort(counts)[::-1][: max(int(np.ceil(0.1 * len(counts))), 1)]
+    return float(top.sum() / counts.sum())
+
+
+def profile(requests: Requests, page_size: int = 4096) -> dict:
+    """Everything the generator can target, measured: the Table III aggregates, size
+    histograms, footprint and its growth, popularity skew, temporal reuse (shares,
+    quantiles of the reuse distance, per source type), page rewrite / read-hit shares and
+    arrival burstiness. A flat dict of python scalars and lists (YAML/JSON-ready); the
+    keys are listed in /tmp/notes/19-interface.md and the module docstring's definitions
+    apply. Raises ConfigError naming the trace when it has fewer than two requests."""
+    from skftl.traces.stats import characterise, sequential_mask
+
     n = len(requests)
     if n < 2:
         raise ConfigError(f"trace {requests.meta.name!r}: {n} request(s); locality needs >= 2")
-    dist = reuse_distances(requests, page_size)
-    reused = dist >= 0
-    rewrite, read_hit = written_before_shares(requests, page_size)
+    table = characterise(requests, page_size)
+    w = requests.is_write
+    seq = sequential_mask(requests)
+    prev = _previous_same_start(requests, page_size)
+    dist = (np.arange(n) - prev)[prev >= 0]
+    ops = expand_to_pages(requests, page_size)
+    hit = _seen_before(ops.lpn, ops.is_write)
     growth = footprint_growth(requests, page_size)
-    half = growth[n // 2 - 1] / growth[-1] if growth[-1] else float("nan")
+    at = np.rint(np.linspace(0.0, 1.0, GROWTH_POINTS) * (n - 1)).astype(np.int64)
+    read_sizes, read_probs = _size_histogram(requests.size_bytes[~w])
+    write_sizes, write_probs = _size_histogram(requests.size_bytes[w])
+    offsets = requests.offset_bytes
+    alignment = next((a for a in _ALIGNMENTS if np.mean(offsets % a == 0) >= 0.99), 512)
+    gap_cv, gap_median_ratio = _gap_stats(requests)
+    nan = float("nan")
     return {
-        "reuse_share": float(reused.mean()),
-        "median_reuse_distance": float(np.median(dist[reused])) if reused.any() else np.nan,
-        "rewrite_share": rewrite,
-        "read_hit_written_share": read_hit,
+        "name": requests.meta.name,
+        "n_requests": n,
+        "page_size": page_size,
+        "read_fraction": table["read_pct"] / 100,
+        "seq_read_fraction": table["seq_read_pct"] / 100,
+        "seq_write_fraction": table["seq_write_pct"] / 100,
+        "mean_size_kb": float(table["mean_size_kb"]),
+        "mean_read_size_kb": float(table["mean_read_size_kb"]),
+        "mean_write_size_kb": float(table["mean_write_size_kb"]),
+        "read_sizes": read_sizes,
+        "read_size_probs": read_probs,
+        "write_sizes": write_sizes,
+        "write_size_probs": write_probs,
+        "alignment_bytes": int(alignment),
+        "address_span_bytes": int((offsets + requests.size_bytes).max()),
+        "iops": float(table["iops"]),
         "footprint_pages": int(growth[-1]),
-        "footprint_half_share": float(half),
+        "footprint_half_share": float(growth[n // 2 - 1] / growth[-1]) if growth[-1] else nan,
+        "footprint_growth": (growth[at] / max(growth[-1], 1)).tolist(),
+        "top_decile_access_share": _top_decile_share(ops.lpn) if len(ops) else nan,
+        "reuse_share": float(len(dist) / n),
+        "median_reuse_distance": float(np.median(dist)) if len(dist) else nan,
+        "reuse_distance_levels": list(REUSE_LEVELS),
+        "reuse_distance_quantiles": np.quantile(dist, REUSE_LEVELS).tolist() if len(dist) else [],
+        **_pair_shares(requests, prev, seq),
+        "rewrite_share": float(hit[ops.is_write].mean()) if ops.is_write.any() else nan,
+        "read_hit_written_share": float(hit[~ops.is_write].mean())
+        if (~ops.is_write).any()
+        else nan,
+        "gap_cv": gap_cv,
+        "gap_median_ratio": gap_median_ratio,
     }
+
+
+LOCALITY_KEYS = (
+    "reuse_share",
+    "median_reuse_distance",
+    "rewrite_share",
+    "read_hit_written_share",
+    "footprint_pages",
+    "footprint_half_share",
+)
+# The scalars the round trip (profile -> synthesise -> profile) is checked on.
+SCALARS = (
+    "read_fraction",
+    "mean_read_size_kb",
+    "mean_write_size_kb",
+    "seq_read_fraction",
+    "seq_write_fraction",
+    *LOCALITY_KEYS,
+    "top_decile_access_share",
+    "gap_cv",
+    "gap_median_ratio",
+)
+
+
+def locality(requests: Requests, page_size: int = 4096) -> dict[str, float]:
+    """The locality scalars of a trace (a subset of :func:`profile`). Raises ConfigError
+    naming the trace when it has fewer than two requests: no locality is defined then."""
+    p = profile(requests, page_size)
+    return {key: p[key] for key in LOCALITY_KEYS}
 
 
 SCALAR_TOLERANCE = 0.10  # relative, per scalar (issue #19's validation target)
@@ -122,13 +246,19 @@ CURVE_TOLERANCE = 0.10  # KS distance, reuse-distance CDF and footprint-growth c
 
 
 def compare(real: Requests, synthetic: Requests, page_size: int = 4096) -> list[dict]:
-    """Side-by-side locality of a real trace and a synthetic one: one row per measure with
-    both values and whether it holds (scalars within 10 % relative, curves KS <= 0.1)."""
-    a, b = locality(real, page_size), locality(synthetic, page_size)
+    """Side-by-side profile of a real trace and a synthetic one: one row per scalar of
+    :data:`SCALARS` and per curve, with both values and whether it holds (scalars within
+    10 % relative, curves KS <= 0.1)."""
+    a, b = profile(real, page_size), profile(synthetic, page_size)
     rows = []
-    for key in a:
+    for key in SCALARS:
         ref, got = float(a[key]), float(b[key])
-        rel = abs(got - ref) / abs(ref) if ref else (0.0 if got == 0 else float("inf"))
+        if np.isnan(ref) and np.isnan(got):
+            rel = 0.0  # undefined in both (e.g. write sizes of two read-only traces)
+        elif ref:
+            rel = abs(got - ref) / abs(ref)
+        else:
+            rel = 0.0 if got == 0 else float("inf")
         rows.append({"measure": key, "real": ref, "synthetic": got, "distance": rel,
                      "holds": bool(rel <= SCALAR_TOLERANCE)})  # fmt: skip
     da, db = reuse_distances(real, page_size), reuse_distances(synthetic, page_size)

@@ -159,13 +159,22 @@ class SyntheticSpec:
     iops: float = 100.0
     burst_fraction: float = 0.0
     burst_gap_ns: float = 0.0
-    # Write locality (issue #19, opt-in; 0 keeps the address draws of a preset unchanged):
-    # this share of non-sequential writes starts at the start of an earlier non-sequential
-    # write, ``rewrite_distance_median`` such writes back (lognormal, shape
-    # ``rewrite_distance_sigma``), so the rewrite share is set directly.
+    # Temporal locality (issue #19; all off by default, which keeps every preset's draws
+    # bit-identical). A non-sequential read starts at the start of an earlier read with
+    # probability ``reread_fraction``, of an earlier write with ``read_after_write_fraction``;
+    # a non-sequential write likewise with ``write_after_read_fraction`` / ``rewrite_fraction``.
+    # How far back (in requests) is drawn from the inverse CDF given by the knots
+    # (``reuse_distance_levels``, ``reuse_distance_quantiles``), log-linear between knots
+    # (empty: log-uniform on [1, 1000]). ``new_address_weights`` (empty: flat) makes the rate
+    # of new addresses vary over the trace: in the k-th of its equal time slices, the share of
+    # non-sequential requests that take a new address is scaled by the k-th weight (mean 1).
+    reread_fraction: float = 0.0
+    read_after_write_fraction: float = 0.0
+    write_after_read_fraction: float = 0.0
     rewrite_fraction: float = 0.0
-    rewrite_distance_median: float = 100.0
-    rewrite_distance_sigma: float = 1.0
+    reuse_distance_levels: tuple[float, ...] = ()
+    reuse_distance_quantiles: tuple[float, ...] = ()
+    new_address_weights: tuple[float, ...] = ()
     n_requests: int = DEFAULT_N_REQUESTS
     source: str = "assumption"
     notes: str = ""
@@ -178,6 +187,9 @@ class SyntheticSpec:
             "seq_write_fraction",
             "hot_access_fraction",
             "hot_space_fraction",
+            "reread_fraction",
+            "read_after_write_fraction",
+            "write_after_read_fraction",
             "rewrite_fraction",
         ):
             v = getattr(self, name)
@@ -196,16 +208,51 @@ class SyntheticSpec:
             raise ConfigError(f"{self.name}: footprint {self.footprint_bytes} B too small")
         if self.iops <= 0 or self.n_requests < 0 or self.zipf_exponent < 0:
             raise ConfigError(f"{self.name}: iops > 0, n_requests >= 0, zipf_exponent >= 0")
-        if self.rewrite_distance_median < 1 or self.rewrite_distance_sigma < 0:
-            raise ConfigError(
-                f"{self.name}: rewrite_distance_median must be >= 1 and "
-                f"rewrite_distance_sigma >= 0, got {self.rewrite_distance_median}, "
-                f"{self.rewrite_distance_sigma}"
-            )
+        for a, b in (
+            ("reread_fraction", "read_after_write_fraction"),
+            ("write_after_read_fraction", "rewrite_fraction"),
+        ):
+            if getattr(self, a) + getattr(self, b) > 1.0 + 1e-12:
+                raise ConfigError(
+                    f"{self.name}: {a} + {b} must be <= 1, got "
+                    f"{getattr(self, a)} + {getattr(self, b)}"
+                )
+        self._check_reuse_table()
+        w = self.new_address_weights
+        if w and (min(w) < 0 or not np.isfinite(w).all() or sum(w) <= 0):
+            raise ConfigError(f"{self.name}: new_address_weights must be >= 0, sum > 0, got {w}")
         if self.hot_access_fraction > 0 and not 0 < self.hot_space_fraction < 1:
             raise ConfigError(f"{self.name}: a hot region needs 0 < hot_space_fraction < 1")
         if self.burst_fraction > 0 and self.burst_gap_ns * self.burst_fraction >= 1e9 / self.iops:
             raise ConfigError(f"{self.name}: burst gaps alone exceed the mean gap 1/iops")
+
+    def _check_reuse_table(self) -> None:
+        lv, q = self.reuse_distance_levels, self.reuse_distance_quantiles
+        if len(lv) != len(q):
+            raise ConfigError(
+                f"{self.name}: reuse_distance_levels and reuse_distance_quantiles need the "
+                f"same length, got {len(lv)} and {len(q)}"
+            )
+        if not lv:
+            return
+        if len(lv) < 2 or lv[0] != 0.0 or lv[-1] != 1.0 or np.any(np.diff(lv) <= 0):
+            raise ConfigError(
+                f"{self.name}: reuse_distance_levels must rise strictly from 0 to 1, got {lv}"
+            )
+        if min(q) < 1 or np.any(np.diff(q) < 0) or not np.isfinite(q).all():
+            raise ConfigError(
+                f"{self.name}: reuse_distance_quantiles must be >= 1 and non-decreasing, got {q}"
+            )
+
+    @property
+    def has_reuse(self) -> bool:
+        """Any temporal-locality share is on (then addresses come from the reuse model)."""
+        return (
+            self.reread_fraction
+            + self.read_after_write_fraction
+            + self.write_after_read_fraction
+            + self.rewrite_fraction
+        ) > 0
 
     @property
     def mean_size_bytes(self) -> float:
@@ -277,44 +324,12 @@ def _head_offsets(
     return np.clip(start, 0, limit)
 
 
-def _reuse_heads(
-    spec: SyntheticSpec, rng: np.random.Generator, head: np.ndarray, run_bytes: np.ndarray
-) -> np.ndarray:
-    """``head`` with ``spec.rewrite_fraction`` of the runs (not the first) moved to the start
-    of an earlier run, a lognormal number of runs back; a run copied from a copy gets the
-    original's start (pointer jumping, O(m log depth))."""
-    m = len(head)
-    picked = np.zeros(m, dtype=np.bool_)
-    picked[1:] = _exact_mask(rng, m - 1, round(spec.rewrite_fraction * (m - 1)))
-    back = np.maximum(
-        np.rint(
-            spec.rewrite_distance_median
-            * np.exp(spec.rewrite_distance_sigma * rng.standard_normal(m))
-        ).astype(np.int64),
-        1,
-    )
-    idx = np.arange(m, dtype=np.int64)
-    parent = np.where(picked, np.maximum(idx - back, 0), idx)
-    while True:
-        nxt = parent[parent]
-        if np.array_equal(nxt, parent):
-            break
-        parent = nxt
-    limit = (spec.footprint_bytes - run_bytes) // spec.alignment_bytes * spec.alignment_bytes
-    return np.minimum(head[parent], limit)
-
-
-def _chain_offsets(
-    spec: SyntheticSpec,
-    rng: np.random.Generator,
-    sizes: np.ndarray,
-    seq_fraction: float,
-    rewrite: bool = False,
-) -> np.ndarray:
-    """Offsets for one request type's chain (reads or writes, in trace order)."""
+def _chain_runs(
+    spec: SyntheticSpec, rng: np.random.Generator, sizes: np.ndarray, seq_fraction: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One request type's chain (in trace order): which requests are sequential (an exact
+    count), the run each request belongs to, and each run's length in bytes."""
     n = len(sizes)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
     k = min(round(seq_fraction * n), n - 1)  # the first request cannot be sequential
     seq = np.zeros(n, dtype=np.bool_)
     seq[1:] = _exact_mask(rng, n - 1, k)
@@ -325,23 +340,123 @@ def _chain_offsets(
             f"{spec.name}: a sequential run of {int(run_bytes.max())} B does not fit the "
             f"footprint of {spec.footprint_bytes} B; enlarge footprint_bytes"
         )
-    head = _head_offsets(spec, rng, run_bytes)
-    if rewrite and spec.rewrite_fraction > 0 and len(head) > 1:
-        head = _reuse_heads(spec, rng, head, run_bytes)
-    # A run starting exactly where the previous run ended would be counted sequential:
-    # move it by one alignment unit (away from the footprint's end) until none does.
+    return seq, run, run_bytes
+
+
+def _nudge_clashes(spec: SyntheticSpec, head: np.ndarray, run_bytes: np.ndarray) -> None:
+    """A run starting exactly where the chain's previous run ended would be counted
+    sequential: move it by one alignment unit (away from the footprint's end) until none
+    does (in place)."""
     al = spec.alignment_bytes
     for _ in range(_MAX_NUDGE_ROUNDS):
         clash = np.flatnonzero(head[1:] == head[:-1] + run_bytes[:-1]) + 1
         if len(clash) == 0:
-            break
+            return
         fits = head[clash] + al + run_bytes[clash] <= spec.footprint_bytes
         head[clash] = np.where(fits, head[clash] + al, head[clash] - al)
-    else:
-        raise ConfigError(f"{spec.name}: could not avoid accidental sequential requests")
+    raise ConfigError(f"{spec.name}: could not avoid accidental sequential requests")
+
+
+def _bytes_into_run(sizes: np.ndarray, seq: np.ndarray, run: np.ndarray) -> np.ndarray:
+    """Per request of a chain: bytes of its run before it."""
     before = np.cumsum(sizes) - sizes  # bytes of the chain before each request
-    run_first = np.flatnonzero(~seq)
-    return head[run] + before - before[run_first][run]
+    return before - before[np.flatnonzero(~seq)][run]
+
+
+def _chain_offsets(
+    spec: SyntheticSpec, rng: np.random.Generator, sizes: np.ndarray, seq_fraction: float
+) -> np.ndarray:
+    """Offsets for one request type's chain, without temporal locality."""
+    if len(sizes) == 0:
+        return np.zeros(0, dtype=np.int64)
+    seq, run, run_bytes = _chain_runs(spec, rng, sizes, seq_fraction)
+    head = _head_offsets(spec, rng, run_bytes)
+    _nudge_clashes(spec, head, run_bytes)
+    return head[run] + _bytes_into_run(sizes, seq, run)
+
+
+def _reuse_distances(spec: SyntheticSpec, rng: np.random.Generator, m: int) -> np.ndarray:
+    """m reuse distances (requests, >= 1) from the spec's log-linear inverse CDF."""
+    levels = spec.reuse_distance_levels or (0.0, 1.0)
+    quantiles = spec.reuse_distance_quantiles or (1.0, 1000.0)
+    d = np.exp(np.interp(rng.random(m), levels, np.log(quantiles)))
+    return np.maximum(np.rint(d).astype(np.int64), 1)
+
+
+def _reuse_choice(
+    spec: SyntheticSpec, rng: np.random.Generator, pos: np.ndarray, is_w: np.ndarray, n: int
+) -> np.ndarray:
+    """Per run head (trace position ``pos``, type ``is_w``): 0 new address, 1 reuse of a
+    read's start, 2 of a write's. The new-address share is scaled by the weight of the
+    time slice the head falls in."""
+    a = np.where(is_w, spec.write_after_read_fraction, spec.reread_fraction)
+    b = np.where(is_w, spec.rewrite_fraction, spec.read_after_write_fraction)
+    reuse = a + b
+    w = np.asarray(spec.new_address_weights or (1.0,), dtype=np.float64)
+    w = w / w.mean()
+    p_new = np.clip((1.0 - reuse) * w[pos * len(w) // max(n, 1)], 0.0, 1.0)
+    p_new = np.where(reuse > 0, p_new, 1.0)  # no reuse at all for a type set to 0
+    scale = (1.0 - p_new) / np.where(reuse > 0, reuse, 1.0)
+    u = rng.random(len(pos))
+    return np.where(u < a * scale, 1, np.where(u < (a + b) * scale, 2, 0))
+
+
+def _located_offsets(
+    spec: SyntheticSpec, rng: np.random.Generator, sizes: np.ndarray, is_write: np.ndarray
+) -> np.ndarray:
+    """Offsets with temporal locality: each run head either takes a new address or the
+    start of an earlier request of the chosen type, a drawn distance back. Copies of
+    copies (and of requests inside a run) resolve to a new address plus a byte shift by
+    pointer jumping over the heads, so everything stays vectorised (O(n log depth))."""
+    n = len(sizes)
+    seq = np.zeros(n, dtype=np.bool_)
+    head_of = np.zeros(n, dtype=np.int64)  # trace position of each request's run head
+    into = np.zeros(n, dtype=np.int64)  # bytes of its run before it
+    chains = []
+    for w, fraction in ((False, spec.seq_read_fraction), (True, spec.seq_write_fraction)):
+        idx = np.flatnonzero(is_write == w)
+        if len(idx) == 0:
+            continue
+        s, run, run_bytes = _chain_runs(spec, rng, sizes[idx], fraction)
+        seq[idx] = s
+        head_of[idx] = idx[~s][run]
+        into[idx] = _bytes_into_run(sizes[idx], s, run)
+        chains.append((idx[~s], run_bytes))
+    pos = np.flatnonzero(~seq)  # run heads in trace order
+    m = len(pos)
+    number = np.full(n, -1, dtype=np.int64)
+    number[pos] = np.arange(m)
+    run_bytes = np.zeros(m, dtype=np.int64)
+    for heads, rb in chains:
+        run_bytes[number[heads]] = rb
+    choice = _reuse_choice(spec, rng, pos, is_write[pos], n)
+    target = pos - _reuse_distances(spec, rng, m)
+    parent = np.arange(m, dtype=np.int64)
+    shift = np.zeros(m, dtype=np.int64)
+    for c, w in ((1, False), (2, True)):
+        src_pos = np.flatnonzero(is_write == w)
+        sel = np.flatnonzero(choice == c)
+        k = np.searchsorted(src_pos, target[sel], side="right") - 1  # latest at/before target
+        sel, k = sel[k >= 0], k[k >= 0]  # nothing that far back: a new address instead
+        j = src_pos[k]
+        parent[sel] = number[head_of[j]]
+        shift[sel] = into[j]
+    active = np.flatnonzero(parent != np.arange(m))
+    while len(active):  # pointer jumping: parents always precede, so this ends
+        p = parent[active]
+        shift[active] += shift[p]
+        parent[active] = parent[p]
+        active = active[parent[active] != parent[parent[active]]]
+    roots = np.flatnonzero(parent == np.arange(m))
+    drawn = np.zeros(m, dtype=np.int64)
+    drawn[roots] = _head_offsets(spec, rng, run_bytes[roots])
+    limit = (spec.footprint_bytes - run_bytes) // spec.alignment_bytes * spec.alignment_bytes
+    head = np.minimum(drawn[parent] + shift, limit)
+    for heads, rb in chains:
+        h = head[number[heads]]
+        _nudge_clashes(spec, h, rb)
+        head[number[heads]] = h
+    return head[number[head_of]] + into
 
 
 def _arrivals(spec: SyntheticSpec, rng: np.random.Generator, n: int) -> np.ndarray:
@@ -372,13 +487,18 @@ def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int
     is_write = _exact_mask(rng, n, round((1.0 - spec.read_fraction) * n))
     sizes = np.empty(n, dtype=np.int64)
     offsets = np.empty(n, dtype=np.int64)
-    for mask, dist, seq_fraction, writes in (
-        (~is_write, spec.read_sizes, spec.seq_read_fraction, False),
-        (is_write, spec.write_sizes, spec.seq_write_fraction, True),
-    ):
-        s = dist.sample(rng, int(np.count_nonzero(mask)))
-        sizes[mask] = s
-        offsets[mask] = _chain_offsets(spec, rng, s, seq_fraction, rewrite=writes)
+    if spec.has_reuse:
+        sizes[~is_write] = spec.read_sizes.sample(rng, n - int(np.count_nonzero(is_write)))
+        sizes[is_write] = spec.write_sizes.sample(rng, int(np.count_nonzero(is_write)))
+        offsets = _located_offsets(spec, rng, sizes, is_write)
+    else:  # the draw order every preset's traces were made with (kept bit-identical)
+        for mask, dist, seq_fraction in (
+            (~is_write, spec.read_sizes, spec.seq_read_fraction),
+            (is_write, spec.write_sizes, spec.seq_write_fraction),
+        ):
+            s = dist.sample(rng, int(np.count_nonzero(mask)))
+            sizes[mask] = s
+            offsets[mask] = _chain_offsets(spec, rng, s, seq_fraction)
     meta = TraceMeta(
         name=spec.name,
         format="synthetic",
