@@ -1,4 +1,4 @@
-"""`skftl traces list|fetch|info|export`."""
+"""`skftl traces list|fetch|info|export|profile|synth`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from skftl.config import DEFAULT_CONFIG, REPO_ROOT, load_config
-from skftl.errors import ChecksumError
+from skftl.errors import ChecksumError, ConfigError
 from skftl.traces import registry
 from skftl.traces.export import EXPORT_FORMATS, export_trace
 from skftl.traces.formats import FORMAT_NAMES
@@ -41,6 +41,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ex.add_argument("--input-format", dest="fmt", choices=FORMAT_NAMES, default=None)
     ex.add_argument("-o", "--out", required=True)
     ex.set_defaults(func=_cmd_export)
+
+    pr = sub.add_parser(
+        "profile", help="measure a trace's workload profile (sizes, mix, locality) as a preset"
+    )
+    pr.add_argument("source", metavar="NAME_OR_PATH")
+    pr.add_argument("--format", dest="fmt", choices=FORMAT_NAMES, default=None)
+    pr.add_argument("-o", "--out", default=None, help="write the preset file (YAML) here")
+    pr.add_argument("--name", default=None, help="preset name (default: the trace's name)")
+    pr.add_argument("--page-size", type=int, default=4096, help="logical page in bytes")
+    pr.set_defaults(func=_cmd_profile)
+
+    sy = sub.add_parser("synth", help="write a synthetic trace like a trace or a preset file")
+    sy.add_argument(
+        "--like", required=True, metavar="TRACE_OR_PRESET",
+        help="a preset file (.yaml/.yml) or a trace (registered name or path) to profile",
+    )  # fmt: skip
+    sy.add_argument("-n", "--requests", type=int, required=True, help="requests to draw")
+    sy.add_argument("-o", "--out", required=True)
+    sy.add_argument("--format", dest="out_format", choices=EXPORT_FORMATS, default="mqsim")
+    sy.add_argument("--input-format", dest="fmt", choices=FORMAT_NAMES, default=None)
+    sy.add_argument("--seed", type=int, default=0)
+    sy.set_defaults(func=_cmd_synth)
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
@@ -133,4 +155,43 @@ def _cmd_export(args: argparse.Namespace) -> int:
     widened = export_trace(req, args.out, args.out_format)
     note = f" ({widened:,} widened to whole sectors)" if widened else ""
     print(f"wrote {len(req):,} requests to {args.out}{note}")
+    return 0
+
+
+def _profile_of(args: argparse.Namespace, source: str, page_size: int = 4096):
+    """The preset in file ``source`` (.yaml/.yml), else the profile of trace ``source``."""
+    from skftl.traces import profile
+
+    if Path(source).suffix in (".yaml", ".yml"):
+        return profile.load_preset(source)
+    req = load_trace(source, args.fmt, trace_dirs=_trace_dirs(args), cache_dir=_cache_dir(args))
+    return profile.profile_trace(req, page_size, name=getattr(args, "name", None))
+
+
+def _cmd_profile(args: argparse.Namespace) -> int:
+    from skftl.traces.profile import write_preset
+
+    preset = _profile_of(args, args.source, args.page_size)
+    print(f"name: {preset.name}")
+    for key, value in preset.provenance.model_dump().items():
+        if value not in ({}, "", None):
+            print(f"{key}: {_fmt(value)}")
+    for key, value in preset.profile.model_dump().items():
+        shown = f"{len(value)} sizes" if isinstance(value, dict) else _fmt(value)
+        print(f"{key}: {shown}")
+    if args.out:
+        print(f"wrote {write_preset(preset, args.out)}")
+    return 0
+
+
+def _cmd_synth(args: argparse.Namespace) -> int:
+    from skftl.traces.profile import spec_from_profile
+    from skftl.traces.synthetic import generate
+
+    if args.requests < 1:
+        raise ConfigError(f"synth: -n/--requests must be >= 1, got {args.requests}")
+    preset = _profile_of(args, args.like)
+    req = generate(spec_from_profile(preset, args.requests), args.requests, seed=args.seed)
+    export_trace(req, args.out, args.out_format)
+    print(f"wrote {len(req):,} synthetic requests like {args.like} to {args.out}")
     return 0
