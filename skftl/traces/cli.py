@@ -177,7 +177,7 @@ def _cmd_profile(args: argparse.Namespace) -> int:
         if value not in ({}, "", None):
             print(f"{key}: {_fmt(value)}")
     for key, value in preset.profile.model_dump().items():
-        shown = f"{len(value)} sizes" if isinstance(value, dict) else _fmt(value)
+        shown = f"({len(value)} values)" if isinstance(value, list) else _fmt(value)
         print(f"{key}: {shown}")
     if args.out:
         print(f"wrote {write_preset(preset, args.out)}")

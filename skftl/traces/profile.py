@@ -20,24 +20,20 @@ import math
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import numpy as np
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 import skftl
 from skftl.errors import ConfigError
 from skftl.io import atomic_path
 from skftl.traces import locality
 from skftl.traces.requests import SECTOR, Requests
-from skftl.traces.stats import characterise
 from skftl.traces.synthetic import SizeDist, SyntheticSpec
 
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
 #: a share that is undefined (None) where the trace has no requests of that kind
 OptShare = Annotated[float | None, Field(ge=0.0, le=1.0)]
 PositiveKB = Annotated[float, Field(gt=0.0)]
-SIZE_BINS = 32  # commonest request sizes kept per type (the rest is folded into the mean)
-ALIGNMENT_SHARE = 0.99  # an alignment holds when this share of start offsets are multiples
 
 
 class _Strict(BaseModel):
@@ -64,34 +60,38 @@ class Provenance(_Strict):
 
 
 class Profile(_Strict):
-    """The measured numbers (units in the field names; sizes in 512 B sectors)."""
+    """The measured numbers: the keys of :func:`skftl.traces.locality.profile` (definitions
+    there), undefined values (e.g. write sizes of a read-only trace) as null. Sizes in bytes."""
 
     read_fraction: Share
+    seq_read_fraction: Share
+    seq_write_fraction: Share
+    mean_size_kb: PositiveKB
     mean_read_size_kb: PositiveKB | None = None
     mean_write_size_kb: PositiveKB | None = None
-    read_sizes: dict[int, Share] = Field(default_factory=dict, description="sectors -> share")
-    write_sizes: dict[int, Share] = Field(default_factory=dict, description="sectors -> share")
-    seq_read_fraction: Share = 0.0
-    seq_write_fraction: Share = 0.0
-    alignment_bytes: Annotated[int, Field(gt=0)] = SECTOR
+    read_sizes: list[Annotated[int, Field(gt=0)]] = Field(default_factory=list)
+    read_size_probs: list[Share] = Field(default_factory=list)
+    write_sizes: list[Annotated[int, Field(gt=0)]] = Field(default_factory=list)
+    write_size_probs: list[Share] = Field(default_factory=list)
+    alignment_bytes: Annotated[int, Field(gt=0)]
     address_span_bytes: Annotated[int, Field(gt=0)]
+    iops: Annotated[float | None, Field(gt=0.0)] = None
     footprint_pages: Annotated[int, Field(gt=0)]
-    iops: Annotated[float, Field(gt=0.0)]
-    gap_cv: Annotated[float | None, Field(ge=0.0)] = None
+    footprint_half_share: Share
+    footprint_growth: list[Share] = Field(min_length=2)
+    top_decile_access_share: OptShare = None
     reuse_share: Share
     median_reuse_distance: Annotated[float | None, Field(ge=1.0)] = None
+    reuse_distance_levels: list[Share] = Field(default_factory=list)
+    reuse_distance_quantiles: list[Annotated[float, Field(ge=1.0)]] = Field(default_factory=list)
+    reread_share: Share = 0.0
+    read_after_write_share: Share = 0.0
+    write_after_read_share: Share = 0.0
+    rewrite_start_share: Share = 0.0
     rewrite_share: OptShare = None
     read_hit_written_share: OptShare = None
-    footprint_half_share: Share
-
-    @field_validator("read_sizes", "write_sizes")
-    @classmethod
-    def _histogram(cls, v: dict[int, float]) -> dict[int, float]:
-        if any(s <= 0 for s in v):
-            raise ValueError(f"sizes must be positive sector counts, got {sorted(v)}")
-        if v and not math.isclose(sum(v.values()), 1.0, abs_tol=1e-3):
-            raise ValueError(f"shares must sum to 1, they sum to {sum(v.values()):.4f}")
-        return v
+    gap_cv: Annotated[float | None, Field(ge=0.0)] = None
+    gap_median_ratio: Annotated[float | None, Field(ge=0.0)] = None
 
     @field_validator("alignment_bytes")
     @classmethod
@@ -99,6 +99,35 @@ class Profile(_Strict):
         if v % SECTOR:
             raise ValueError(f"must be a multiple of {SECTOR} B, got {v}")
         return v
+
+    @field_validator("footprint_growth", "reuse_distance_levels", "reuse_distance_quantiles")
+    @classmethod
+    def _non_decreasing(cls, v: list[float]) -> list[float]:
+        if any(b < a for a, b in zip(v, v[1:], strict=False)):
+            raise ValueError("must be non-decreasing")
+        return v
+
+    @model_validator(mode="after")
+    def _pairs(self) -> Profile:
+        for sizes, probs in (
+            ("read_sizes", "read_size_probs"),
+            ("write_sizes", "write_size_probs"),
+        ):
+            n, p = getattr(self, sizes), getattr(self, probs)
+            if len(n) != len(p):
+                raise ValueError(f"{sizes} has {len(n)} entries but {probs} {len(p)}")
+            if p and not math.isclose(sum(p), 1.0, abs_tol=1e-3):
+                raise ValueError(f"{probs} must sum to 1, they sum to {sum(p):.4f}")
+        q, lv = self.reuse_distance_quantiles, self.reuse_distance_levels
+        if q and len(q) != len(lv):
+            raise ValueError(
+                f"reuse_distance_quantiles has {len(q)} entries but reuse_distance_levels {len(lv)}"
+            )
+        for a, b in (("reread_share", "read_after_write_share"),
+                     ("write_after_read_share", "rewrite_start_share")):  # fmt: skip
+            if getattr(self, a) + getattr(self, b) > 1 + 1e-9:
+                raise ValueError(f"{a} + {b} must be <= 1")
+        return self
 
 
 class Preset(_Strict):
@@ -111,64 +140,28 @@ class Preset(_Strict):
 
 # ----------------------------------------------------------------------------- measure
 
-
-def _histogram(sizes: np.ndarray) -> dict[int, float]:
-    """The SIZE_BINS commonest sizes (in sectors, rounded up) with their shares among them."""
-    if len(sizes) == 0:
-        return {}
-    sectors, counts = np.unique(-(-sizes // SECTOR), return_counts=True)
-    keep = np.argsort(-counts, kind="stable")[:SIZE_BINS]
-    kept = counts[keep].sum()
-    return {int(sectors[i]): round(float(counts[i] / kept), 6) for i in sorted(keep)}
-
-
-def _alignment(offsets: np.ndarray, page_size: int) -> int:
-    """Largest power-of-two multiple of 512 B, up to the page size, that at least
-    ALIGNMENT_SHARE of the start offsets are multiples of."""
-    best = SECTOR
-    a = SECTOR
-    while a <= page_size:
-        if np.mean(offsets % a == 0) >= ALIGNMENT_SHARE:
-            best = a
-        a *= 2
-    return best
-
-
-def _finite(x: float) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
-
-
-def _gap_cv(requests: Requests) -> float | None:
-    gaps = np.diff(requests.monotonic_time_ns()).astype(np.float64)
-    return float(gaps.std() / gaps.mean()) if len(gaps) and gaps.mean() > 0 else None
+_IDENTITY = ("name", "n_requests", "page_size")  # in the flat profile; kept in Preset/Provenance
 
 
 def measure(requests: Requests, page_size: int = 4096) -> dict[str, Any]:
-    """The profile of a trace as a plain dict (the fields of :class:`Profile`). Raises
-    ConfigError naming the trace when it has fewer than two requests."""
-    loc = locality.locality(requests, page_size)  # checks the length first
-    c = characterise(requests, page_size)
-    w = requests.is_write
-    duration = c["duration_s"]
+    """The fields of :class:`Profile` measured on ``requests`` (NaN -> None)."""
+    flat = locality.profile(requests, page_size)
     return {
-        "read_fraction": c["n_reads"] / c["n_requests"],
-        "mean_read_size_kb": _finite(c["mean_read_size_kb"]),
-        "mean_write_size_kb": _finite(c["mean_write_size_kb"]),
-        "read_sizes": _histogram(requests.size_bytes[~w]),
-        "write_sizes": _histogram(requests.size_bytes[w]),
-        "seq_read_fraction": _finite(c["seq_read_pct"] / 100) or 0.0,
-        "seq_write_fraction": _finite(c["seq_write_pct"] / 100) or 0.0,
-        "alignment_bytes": _alignment(requests.offset_bytes, page_size),
-        "address_span_bytes": int((requests.offset_bytes + requests.size_bytes).max()),
-        "footprint_pages": int(c["footprint_pages"]),
-        # a trace whose clock does not move gets one request per second (stated in the docs)
-        "iops": float(c["n_requests"] / duration) if duration > 0 else 1.0,
-        "gap_cv": _gap_cv(requests),
-        "reuse_share": loc["reuse_share"],
-        "median_reuse_distance": _finite(loc["median_reuse_distance"]),
-        "rewrite_share": _finite(loc["rewrite_share"]),
-        "read_hit_written_share": _finite(loc["read_hit_written_share"]),
-        "footprint_half_share": loc["footprint_half_share"],
+        k: None if isinstance(v, float) and math.isnan(v) else v
+        for k, v in flat.items()
+        if k not in _IDENTITY
+    }
+
+
+def flat_profile(preset: Preset) -> dict[str, Any]:
+    """The flat dict :func:`skftl.traces.locality.profile` returns (None -> NaN), as the
+    generator's ``spec_like`` takes it."""
+    p = preset.profile.model_dump()
+    return {
+        "name": preset.name,
+        "n_requests": preset.provenance.n_requests,
+        "page_size": preset.provenance.page_size,
+        **{k: float("nan") if v is None else v for k, v in p.items()},
     }
 
 
@@ -238,11 +231,13 @@ def write_preset(preset: Preset, path: str | Path) -> Path:
 # ----------------------------------------------------------------------------- synthesis
 
 
-def _sizes(hist: dict[int, float], mean_kb: float | None) -> SizeDist:
-    dist = SizeDist.discrete(hist)
-    if mean_kb is None or len(hist) < 2:
+def _sizes(sizes: list[int], probs: list[float], mean_kb: float | None) -> SizeDist:
+    if not sizes:  # a type absent from the trace: its (unused) size distribution
+        return SizeDist.discrete({8: 1.0})
+    dist = SizeDist.discrete({-(-s // SECTOR): p for s, p in zip(sizes, probs, strict=True)})
+    if mean_kb is None or len(sizes) < 2:
         return dist
-    try:  # the kept bins drop the rarest sizes: tilt back to the measured mean
+    try:  # the kept sizes drop the rarest ones: tilt back to the measured mean
         return dist.tilted_to_mean(mean_kb * 1024)
     except ConfigError:
         return dist
@@ -252,19 +247,16 @@ def spec_from_profile(preset: Preset, n_requests: int) -> SyntheticSpec:
     """The generator's parameters for a trace like ``preset`` of ``n_requests`` requests."""
     p = preset.profile
     al = p.alignment_bytes
-    span = max(-(-p.address_span_bytes // al) * al, 2 * al)
-    fallback = {8: 1.0}  # a type absent from the trace: its (unused) size distribution
     return SyntheticSpec(
         name=preset.name,
-        read_sizes=_sizes(p.read_sizes or fallback, p.mean_read_size_kb),
-        write_sizes=_sizes(p.write_sizes or fallback, p.mean_write_size_kb),
+        read_sizes=_sizes(p.read_sizes, p.read_size_probs, p.mean_read_size_kb),
+        write_sizes=_sizes(p.write_sizes, p.write_size_probs, p.mean_write_size_kb),
         read_fraction=p.read_fraction,
         seq_read_fraction=p.seq_read_fraction,
         seq_write_fraction=p.seq_write_fraction,
-        footprint_bytes=span,
+        footprint_bytes=max(-(-p.address_span_bytes // al) * al, 2 * al),
         alignment_bytes=al,
-        iops=p.iops,
-        rewrite_fraction=p.rewrite_share or 0.0,
+        iops=p.iops or 1.0,
         n_requests=n_requests,
         source=f"profile of {preset.provenance.source} ({preset.provenance.kind})",
     )
