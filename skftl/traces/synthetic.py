@@ -383,22 +383,46 @@ def _reuse_distances(spec: SyntheticSpec, rng: np.random.Generator, m: int) -> n
     return np.maximum(np.rint(d).astype(np.int64), 1)
 
 
+def _new_share_by_slice(q: float, weights: np.ndarray, heads: np.ndarray) -> np.ndarray:
+    """Per time slice, the share of a type's run heads that take a new address:
+    min(1, q * c * weight), with c set (bisection) so that the share over all the type's
+    heads (``heads`` per slice) stays q. So the weights move new addresses in time without
+    changing how many there are."""
+    if q <= 0 or q >= 1 or heads.sum() == 0:
+        return np.full(len(weights), q)
+    lo, hi = 0.0, 1.0 / (q * max(weights[heads > 0].min(), 1e-12))
+    for _ in range(60):
+        c = 0.5 * (lo + hi)
+        if np.dot(heads, np.minimum(1.0, q * c * weights)) < q * heads.sum():
+            lo = c
+        else:
+            hi = c
+    return np.minimum(1.0, q * 0.5 * (lo + hi) * weights)
+
+
 def _reuse_choice(
     spec: SyntheticSpec, rng: np.random.Generator, pos: np.ndarray, is_w: np.ndarray, n: int
 ) -> np.ndarray:
     """Per run head (trace position ``pos``, type ``is_w``): 0 new address, 1 reuse of a
-    read's start, 2 of a write's. The new-address share is scaled by the weight of the
-    time slice the head falls in."""
-    a = np.where(is_w, spec.write_after_read_fraction, spec.reread_fraction)
-    b = np.where(is_w, spec.rewrite_fraction, spec.read_after_write_fraction)
-    reuse = a + b
+    read's start, 2 of a write's. Each type's shares are the spec's on average over the
+    trace; ``new_address_weights`` shift the new addresses between time slices."""
     w = np.asarray(spec.new_address_weights or (1.0,), dtype=np.float64)
-    w = w / w.mean()
-    p_new = np.clip((1.0 - reuse) * w[pos * len(w) // max(n, 1)], 0.0, 1.0)
-    p_new = np.where(reuse > 0, p_new, 1.0)  # no reuse at all for a type set to 0
-    scale = (1.0 - p_new) / np.where(reuse > 0, reuse, 1.0)
+    k = pos * len(w) // max(n, 1)  # time slice of each head
     u = rng.random(len(pos))
-    return np.where(u < a * scale, 1, np.where(u < (a + b) * scale, 2, 0))
+    choice = np.zeros(len(pos), dtype=np.int64)
+    for t, (a, b) in (
+        (False, (spec.reread_fraction, spec.read_after_write_fraction)),
+        (True, (spec.write_after_read_fraction, spec.rewrite_fraction)),
+    ):
+        if a + b <= 0:
+            continue
+        mine = is_w == t
+        heads = np.bincount(k[mine], minlength=len(w)).astype(np.float64)
+        p_new = _new_share_by_slice(1.0 - (a + b), w, heads)[k[mine]]
+        scale = (1.0 - p_new) / (a + b)
+        um = u[mine]
+        choice[mine] = np.where(um < a * scale, 1, np.where(um < (a + b) * scale, 2, 0))
+    return choice
 
 
 def _located_offsets(
@@ -846,3 +870,11 @@ PRESETS: dict[str, SyntheticSpec] = {
         source="SK-FTL paper (self-collected one-month PC trace, unpublished); all assumed",
     ),
 }
+
+
+def spec_like(profile: dict, n: int | None = None, **kwargs: object) -> SyntheticSpec:
+    """A spec like a measured profile: see :func:`skftl.traces.fitting.spec_like` (kept
+    here as the interface issue #19's profile / synth tools were promised)."""
+    from skftl.traces.fitting import spec_like as fit
+
+    return fit(profile, n, **kwargs)

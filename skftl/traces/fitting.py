@@ -1,0 +1,253 @@
+"""A synthetic workload like a measured one: from a :func:`skftl.traces.locality.profile` to
+the :class:`~skftl.traces.synthetic.SyntheticSpec` that reproduces it.
+
+The Table III aggregates, size histograms and sequential shares map one to one onto spec
+fields (the generator makes them exact). The locality fields do not: what is measured (the
+*latest* earlier request with the same start page, at page level) differs from what is
+drawn (a copy of *some* earlier request's start), because copies overlap and multi-page
+requests spread. So the starting values are refined by a **calibration**: a few fixed-point
+iterations, each drawing a short seeded trace, measuring it and scaling every locality
+parameter by target / measured. The result says it is calibrated (``notes``), and its
+``targets`` are the measured profile's scalars.
+
+Arrival burstiness is fitted in closed form: the generator's gaps are a two-exponential
+mixture (a share ``b`` of short gaps of mean ``g``), chosen to match the coefficient of
+variation and the median / mean ratio of the measured gaps (a CV below 1 cannot be made by
+this mixture: Poisson arrivals are used then).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from skftl.errors import ConfigError
+from skftl.traces import locality
+from skftl.traces.requests import SECTOR
+from skftl.traces.synthetic import SizeDist, SyntheticSpec, generate
+
+CALIBRATION_REQUESTS = 200_000  # longest draw a calibration step measures
+WEIGHT_SLICES = 20  # time slices of the new-address weights
+_PAIRS = {  # spec field -> profile key of its start-page share (its starting value)
+    "reread_fraction": "reread_share",
+    "read_after_write_fraction": "read_after_write_share",
+    "write_after_read_fraction": "write_after_read_share",
+    "rewrite_fraction": "rewrite_start_share",
+}
+# ... and the profile key each is calibrated on: what an FTL sees, page rewrites and read
+# hits on written pages, for the two write-sourced shares.
+_CALIBRATED_ON = {
+    **_PAIRS,
+    "read_after_write_fraction": "read_hit_written_share",
+    "rewrite_fraction": "rewrite_share",
+}
+STEP_GAIN = 1.5  # over-relaxation of the multiplicative step (copies of copies damp it)
+REQUIRED = (
+    "name",
+    "n_requests",
+    "read_fraction",
+    "seq_read_fraction",
+    "seq_write_fraction",
+    "mean_read_size_kb",
+    "mean_write_size_kb",
+    "read_sizes",
+    "read_size_probs",
+    "write_sizes",
+    "write_size_probs",
+    "alignment_bytes",
+    "address_span_bytes",
+    "iops",
+    "footprint_pages",
+    "footprint_growth",
+    "reuse_distance_levels",
+    "reuse_distance_quantiles",
+    *_PAIRS.values(),
+    "gap_cv",
+    "gap_median_ratio",
+)
+
+
+def _num(x: Any, default: float) -> float:
+    x = float(x)
+    return default if not np.isfinite(x) else x
+
+
+def _sizes(sizes: list, probs: list, mean_kb: float) -> SizeDist | None:
+    """The measured histogram (sizes rounded up to 512 B), tilted to the measured mean."""
+    if not sizes:
+        return None
+    sectors = np.maximum(np.ceil(np.asarray(sizes, dtype=float) / SECTOR), 1).astype(int)
+    weights: dict[int, float] = {}
+    for s, p in zip(sectors.tolist(), probs, strict=True):
+        weights[s] = weights.get(s, 0.0) + float(p)
+    dist = SizeDist.discrete(weights)
+    mean = mean_kb * 1024
+    lo, hi = min(dist.sizes), max(dist.sizes)
+    if np.isfinite(mean) and lo < mean < hi and abs(dist.mean_bytes - mean) > 1e-6 * mean:
+        dist = dist.tilted_to_mean(mean)
+    return dist
+
+
+def burst_fit(cv: float, median_ratio: float) -> tuple[float, float]:
+    """(burst_fraction b, burst gap as a share of the mean gap g) of the two-exponential
+    mixture whose gap CV is ``cv`` and whose median / mean is closest to ``median_ratio``
+    (grid over b, bisection for g on the branch g < 1). (0, 0) when cv <= 1 or undefined."""
+    if not np.isfinite(cv) or cv <= 1.0:
+        return 0.0, 0.0
+    b = 1.0 - np.logspace(-7.0, -0.001, 700)  # dense near 1: CVs in the hundreds occur
+    b = b[(1 + b) / (1 - b) > cv**2]  # reachable CV on the branch g < 1
+    if len(b) == 0:
+        b = np.array([1.0 - 1e-7])
+
+    def cv2(g: np.ndarray) -> np.ndarray:
+        big = (1 - b * g) / (1 - b)
+        return 2 * (b * g**2 + (1 - b) * big**2) - 1
+
+    lo, hi = np.zeros_like(b), np.ones_like(b)
+    for _ in range(60):  # CV^2 falls as g rises on (0, 1)
+        mid = 0.5 * (lo + hi)
+        high = cv2(mid) > cv**2
+        lo, hi = np.where(high, mid, lo), np.where(high, hi, mid)
+    g = 0.5 * (lo + hi)
+    big = (1 - b * g) / (1 - b)
+    x_lo, x_hi = np.zeros_like(b), np.full_like(b, 50.0) * big
+    for _ in range(80):  # median of the mixture
+        x = 0.5 * (x_lo + x_hi)
+        cdf = b * (1 - np.exp(-x / np.maximum(g, 1e-300))) + (1 - b) * (1 - np.exp(-x / big))
+        x_lo, x_hi = np.where(cdf < 0.5, x, x_lo), np.where(cdf < 0.5, x_hi, x)
+    median = 0.5 * (x_lo + x_hi)
+    target = median_ratio if np.isfinite(median_ratio) else np.log(2)
+    best = int(np.argmin(np.abs(np.log(np.maximum(median, 1e-300) / max(target, 1e-300)))))
+    return float(b[best]), float(g[best])
+
+
+def _slice_increments(growth: list | np.ndarray) -> np.ndarray:
+    """New-footprint share gained in each of WEIGHT_SLICES equal time slices."""
+    g = np.asarray(growth, dtype=float)
+    at = np.rint(np.linspace(0, len(g) - 1, WEIGHT_SLICES + 1)).astype(int)
+    return np.diff(g[at])
+
+
+def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
+    read = _sizes(p["read_sizes"], p["read_size_probs"], p["mean_read_size_kb"])
+    write = _sizes(p["write_sizes"], p["write_size_probs"], p["mean_write_size_kb"])
+    read, write = read or write, write or read
+    if read is None:
+        raise ConfigError(f"profile {name!r}: read_sizes and write_sizes are both empty")
+    al = int(p["alignment_bytes"])
+    span = max(int(p["address_span_bytes"]), _space_floor(read, write, al))
+    iops = _num(p["iops"], 100.0)
+    b, g = burst_fit(_num(p["gap_cv"], 1.0), _num(p["gap_median_ratio"], np.log(2)))
+    quantiles = [max(float(q), 1.0) for q in p["reuse_distance_quantiles"]]
+    levels = [float(x) for x in p["reuse_distance_levels"]] if quantiles else []
+    inc = _slice_increments(p["footprint_growth"])
+    return SyntheticSpec(
+        name=name,
+        read_sizes=read,
+        write_sizes=write,
+        read_fraction=_num(p["read_fraction"], 0.0),
+        seq_read_fraction=_num(p["seq_read_fraction"], 0.0),
+        seq_write_fraction=_num(p["seq_write_fraction"], 0.0),
+        footprint_bytes=-(-span // al) * al,
+        alignment_bytes=al,
+        iops=iops,
+        burst_fraction=b,
+        burst_gap_ns=g * 1e9 / iops,
+        **{field: _num(p[key], 0.0) for field, key in _PAIRS.items()},
+        reuse_distance_levels=tuple(levels),
+        reuse_distance_quantiles=tuple(np.maximum.accumulate(quantiles).tolist()),
+        new_address_weights=tuple((inc / inc.mean()).tolist()) if inc.sum() > 0 else (),
+        n_requests=n,
+        source=f"spec_like({p['name']})",
+    )
+
+
+def _ratio(target: float, got: float) -> float:
+    """Multiplicative correction (target / got) ** STEP_GAIN, bounded to [1/4, 4]."""
+    if not (np.isfinite(target) and np.isfinite(got)) or got <= 0 or target <= 0:
+        return 1.0
+    return float(np.clip((target / got) ** STEP_GAIN, 0.25, 4.0))
+
+
+def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> SyntheticSpec:
+    """Scale each locality parameter by target / measured (see the module docstring)."""
+    shares = {}
+    for field, key in _CALIBRATED_ON.items():
+        cur, target = getattr(spec, field), _num(p[key], 0.0)
+        shares[field] = cur * _ratio(target, got[key]) if cur > 0 else target
+    for a, b in (
+        ("reread_fraction", "read_after_write_fraction"),
+        ("write_after_read_fraction", "rewrite_fraction"),
+    ):
+        total = shares[a] + shares[b]
+        if total > 1:
+            shares[a], shares[b] = shares[a] / total, shares[b] / total
+    changes: dict[str, Any] = {k: float(np.clip(v, 0.0, 1.0)) for k, v in shares.items()}
+    q_t, q_g = p["reuse_distance_quantiles"], got["reuse_distance_quantiles"]
+    if spec.reuse_distance_quantiles and len(q_t) == len(q_g) == len(spec.reuse_distance_levels):
+        q = np.asarray(spec.reuse_distance_quantiles) * [
+            _ratio(t, g) for t, g in zip(q_t, q_g, strict=True)
+        ]
+        changes["reuse_distance_quantiles"] = tuple(
+            np.maximum.accumulate(np.maximum(q, 1.0)).tolist()
+        )
+    if spec.new_address_weights:
+        inc_t, inc_g = (
+            _slice_increments(p["footprint_growth"]),
+            _slice_increments(got["footprint_growth"]),
+        )
+        w = np.asarray(spec.new_address_weights) * [
+            _ratio(t, g) if t > 0 else 0.0 for t, g in zip(inc_t, inc_g, strict=True)
+        ]
+        if w.sum() > 0:
+            changes["new_address_weights"] = tuple((w / w.mean()).tolist())
+    # the address space new addresses are drawn from: a larger one collides less, so the
+    # footprint grows (sub-linearly: hence the squared ratio)
+    floor = _space_floor(spec.read_sizes, spec.write_sizes, spec.alignment_bytes)
+    space = spec.footprint_bytes * _ratio(p["footprint_pages"], got["footprint_pages"]) ** 2
+    al = spec.alignment_bytes
+    changes["footprint_bytes"] = int(np.clip(space, floor, 2.0**50)) // al * al
+    return dataclasses.replace(spec, **changes)
+
+
+def _space_floor(read: SizeDist, write: SizeDist, alignment: int) -> int:
+    """Smallest address space to draw from: room for long sequential runs."""
+    return max(64 * max(max(read.sizes), max(write.sizes)), 2 * alignment)
+
+
+def spec_like(
+    profile: Mapping[str, Any],
+    n: int | None = None,
+    *,
+    name: str | None = None,
+    seed: int = 0,
+    calibrate: int = 3,
+) -> SyntheticSpec:
+    """The spec whose traces have ``profile`` (a :func:`skftl.traces.locality.profile`
+    dict; unknown keys are ignored, a missing one is a ConfigError naming it), with
+    ``n`` requests (default: the profile's). ``calibrate`` fixed-point iterations refine
+    the locality parameters on a seeded draw of the profile's length (at most
+    CALIBRATION_REQUESTS); 0 gives the raw measured values."""
+    label = str(profile.get("name", "profile"))
+    missing = [key for key in REQUIRED if key not in profile]
+    if missing:
+        raise ConfigError(f"profile {label!r}: missing field(s) {', '.join(missing)}")
+    n = int(profile["n_requests"]) if n is None else int(n)
+    if n < 1:
+        raise ConfigError(f"profile {label!r}: n_requests must be >= 1, got {n}")
+    spec = _initial_spec(profile, n, name or f"like_{label}")
+    m = min(int(profile["n_requests"]), CALIBRATION_REQUESTS)
+    for _ in range(calibrate):
+        got = locality.profile(generate(spec, m, seed), int(profile.get("page_size", 4096)))
+        spec = _calibration_step(spec, profile, got)
+    note = (
+        f"calibrated: {calibrate} fixed-point iteration(s) of the locality parameters on a "
+        f"draw of {m} requests (seed {seed})"
+        if calibrate
+        else "uncalibrated: the measured values as they are"
+    )
+    targets = {key: profile[key] for key in locality.SCALARS if key in profile}
+    return dataclasses.replace(spec, notes=note, targets=targets)
