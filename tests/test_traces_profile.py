@@ -124,3 +124,22 @@ def test_cli_bad_input(write_trace, tmp_path, capsys):
     args = ["traces", "synth", "--like", str(two), "-n", "0", "-o", str(tmp_path / "o")]
     assert main([*cache, *args]) == 2
     assert "-n/--requests must be >= 1, got 0" in capsys.readouterr().err
+
+
+AGGREGATES = ("read_fraction", "mean_read_size_kb", "mean_write_size_kb", "seq_read_fraction")
+
+
+@pytest.mark.realtrace
+def test_round_trip_on_a_real_trace(shared_traces):
+    from skftl.traces import locality
+    from skftl.traces.validation import round_trip, summary, table
+
+    real = read_trace(shared_traces / "mqsim_bundled" / "tpcc-small.trace.gz")
+    trip = round_trip(real, max_requests=5000, seed=1, name="tpcc")
+    assert trip.n_used == 5000 and trip.n_total == len(real)
+    rows = {r["measure"]: r for r in trip.rows}
+    assert set(rows) == {*locality.SCALARS, "reuse_distance_cdf_ks", "footprint_growth_ks"}
+    for key in AGGREGATES:  # the Table III aggregates survive the round trip
+        assert rows[key]["holds"], rows[key]
+    assert len(table([trip])) == len(rows)
+    assert summary([trip]).loc["tpcc", "held"] == f"{trip.held} of {len(rows)}"

@@ -62,6 +62,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sy.add_argument("--format", dest="out_format", choices=EXPORT_FORMATS, default="mqsim")
     sy.add_argument("--input-format", dest="fmt", choices=FORMAT_NAMES, default=None)
     sy.add_argument("--seed", type=int, default=0)
+    sy.add_argument(
+        "--calibrate", type=int, default=3, metavar="K",
+        help="fixed-point calibration iterations of the locality parameters (0: none)",
+    )  # fmt: skip
     sy.set_defaults(func=_cmd_synth)
 
 
@@ -191,7 +195,8 @@ def _cmd_synth(args: argparse.Namespace) -> int:
     if args.requests < 1:
         raise ConfigError(f"synth: -n/--requests must be >= 1, got {args.requests}")
     preset = _profile_of(args, args.like)
-    req = generate(spec_from_profile(preset, args.requests), args.requests, seed=args.seed)
+    spec = spec_from_profile(preset, args.requests, seed=args.seed, calibrate=args.calibrate)
+    req = generate(spec, args.requests, seed=args.seed)
     export_trace(req, args.out, args.out_format)
     print(f"wrote {len(req):,} synthetic requests like {args.like} to {args.out}")
     return 0

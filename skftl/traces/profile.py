@@ -28,7 +28,7 @@ from skftl.errors import ConfigError
 from skftl.io import atomic_path
 from skftl.traces import locality
 from skftl.traces.requests import SECTOR, Requests
-from skftl.traces.synthetic import SizeDist, SyntheticSpec
+from skftl.traces.synthetic import SyntheticSpec
 
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
 #: a share that is undefined (None) where the trace has no requests of that kind
@@ -64,8 +64,8 @@ class Profile(_Strict):
     there), undefined values (e.g. write sizes of a read-only trace) as null. Sizes in bytes."""
 
     read_fraction: Share
-    seq_read_fraction: Share
-    seq_write_fraction: Share
+    seq_read_fraction: OptShare = None
+    seq_write_fraction: OptShare = None
     mean_size_kb: PositiveKB
     mean_read_size_kb: PositiveKB | None = None
     mean_write_size_kb: PositiveKB | None = None
@@ -73,6 +73,11 @@ class Profile(_Strict):
     read_size_probs: list[Share] = Field(default_factory=list)
     write_sizes: list[Annotated[int, Field(gt=0)]] = Field(default_factory=list)
     write_size_probs: list[Share] = Field(default_factory=list)
+    # sizes of the non-sequential requests whose start page was reused
+    reuse_read_sizes: list[Annotated[int, Field(gt=0)]] = Field(default_factory=list)
+    reuse_read_size_probs: list[Share] = Field(default_factory=list)
+    reuse_write_sizes: list[Annotated[int, Field(gt=0)]] = Field(default_factory=list)
+    reuse_write_size_probs: list[Share] = Field(default_factory=list)
     alignment_bytes: Annotated[int, Field(gt=0)]
     address_span_bytes: Annotated[int, Field(gt=0)]
     iops: Annotated[float | None, Field(gt=0.0)] = None
@@ -112,6 +117,8 @@ class Profile(_Strict):
         for sizes, probs in (
             ("read_sizes", "read_size_probs"),
             ("write_sizes", "write_size_probs"),
+            ("reuse_read_sizes", "reuse_read_size_probs"),
+            ("reuse_write_sizes", "reuse_write_size_probs"),
         ):
             n, p = getattr(self, sizes), getattr(self, probs)
             if len(n) != len(p):
@@ -169,20 +176,21 @@ def profile_trace(requests: Requests, page_size: int = 4096, name: str | None = 
     """Measure ``requests`` and wrap the profile with its provenance. A trace of fewer than
     two requests has no profile: ConfigError naming its file."""
     meta = requests.meta
+    where = meta.source or meta.name
     if len(requests) < 2:
-        where = meta.source or meta.name
         raise ConfigError(f"{where}: {len(requests)} request(s); a profile needs at least 2")
-    measured = Profile(**measure(requests, page_size))
-    prov = Provenance(
-        kind="measured",
-        source=meta.source or meta.name,
-        sha256=meta.sha256 or None,
-        created=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
-        tool=f"skftl {skftl.__version__}",
-        page_size=page_size,
-        n_requests=len(requests),
-    )
-    return Preset(name=name or meta.name, provenance=prov, profile=measured)
+    provenance = {
+        "kind": "measured",
+        "source": where,
+        "sha256": meta.sha256 or None,
+        "created": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
+        "tool": f"skftl {skftl.__version__}",
+        "page_size": page_size,
+        "n_requests": len(requests),
+    }
+    data = {"name": name or meta.name, "provenance": provenance,
+            "profile": measure(requests, page_size)}  # fmt: skip
+    return preset_from_dict(data, f"profile of {where}")
 
 
 # ----------------------------------------------------------------------------- files
@@ -231,32 +239,14 @@ def write_preset(preset: Preset, path: str | Path) -> Path:
 # ----------------------------------------------------------------------------- synthesis
 
 
-def _sizes(sizes: list[int], probs: list[float], mean_kb: float | None) -> SizeDist:
-    if not sizes:  # a type absent from the trace: its (unused) size distribution
-        return SizeDist.discrete({8: 1.0})
-    dist = SizeDist.discrete({-(-s // SECTOR): p for s, p in zip(sizes, probs, strict=True)})
-    if mean_kb is None or len(sizes) < 2:
-        return dist
-    try:  # the kept sizes drop the rarest ones: tilt back to the measured mean
-        return dist.tilted_to_mean(mean_kb * 1024)
-    except ConfigError:
-        return dist
+def spec_from_profile(
+    preset: Preset, n_requests: int, *, seed: int = 0, calibrate: int = 3
+) -> SyntheticSpec:
+    """The generator's parameters for a trace like ``preset`` of ``n_requests`` requests
+    (:func:`skftl.traces.fitting.spec_like`; ``calibrate`` fixed-point iterations on a
+    seeded draw, labelled as a calibration in the spec's notes)."""
+    from skftl.traces.fitting import spec_like
 
-
-def spec_from_profile(preset: Preset, n_requests: int) -> SyntheticSpec:
-    """The generator's parameters for a trace like ``preset`` of ``n_requests`` requests."""
-    p = preset.profile
-    al = p.alignment_bytes
-    return SyntheticSpec(
-        name=preset.name,
-        read_sizes=_sizes(p.read_sizes, p.read_size_probs, p.mean_read_size_kb),
-        write_sizes=_sizes(p.write_sizes, p.write_size_probs, p.mean_write_size_kb),
-        read_fraction=p.read_fraction,
-        seq_read_fraction=p.seq_read_fraction,
-        seq_write_fraction=p.seq_write_fraction,
-        footprint_bytes=max(-(-p.address_span_bytes // al) * al, 2 * al),
-        alignment_bytes=al,
-        iops=p.iops or 1.0,
-        n_requests=n_requests,
-        source=f"profile of {preset.provenance.source} ({preset.provenance.kind})",
+    return spec_like(
+        flat_profile(preset), n_requests, name=preset.name, seed=seed, calibrate=calibrate
     )

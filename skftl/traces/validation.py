@@ -1,0 +1,122 @@
+"""Round-trip validation of the synthesiser: profile a real trace, synthesise a trace of the
+same length from that profile, profile it again, and compare the two side by side.
+
+Targets (issue #19): each scalar of :data:`skftl.traces.locality.SCALARS` within 10 %
+relative; the reuse-distance CDF and the footprint-growth curve within a KS distance of 0.1
+(the rows of :func:`skftl.traces.locality.compare`). Long traces are cut to their first
+``max_requests`` requests (a prefix keeps the time order that reuse and growth depend on);
+the result says how many requests were used of how many.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from skftl.traces import locality
+from skftl.traces.profile import profile_trace, spec_from_profile
+from skftl.traces.requests import Requests
+from skftl.traces.synthetic import generate
+
+
+@dataclass(frozen=True)
+class RoundTrip:
+    """One trace's round trip: the comparison rows and the curves behind the two KS rows."""
+
+    name: str
+    n_used: int
+    n_total: int
+    rows: list[dict]
+    reuse_real: np.ndarray  # reuse distances (requests) of the requests that have one
+    reuse_synthetic: np.ndarray
+    growth_real: np.ndarray  # distinct pages after each request
+    growth_synthetic: np.ndarray
+
+    @property
+    def held(self) -> int:
+        return sum(r["holds"] for r in self.rows)
+
+
+def round_trip(
+    requests: Requests,
+    *,
+    max_requests: int | None = None,
+    seed: int = 0,
+    page_size: int = 4096,
+    name: str | None = None,
+    calibrate: int = 3,
+) -> RoundTrip:
+    """Profile ``requests`` (its first ``max_requests``), synthesise the same number of
+    requests like it (seeded; ``calibrate``: see :func:`spec_from_profile`), and compare."""
+    real = requests if max_requests is None else requests[:max_requests]
+    preset = profile_trace(real, page_size, name=name)
+    spec = spec_from_profile(preset, len(real), seed=seed, calibrate=calibrate)
+    syn = generate(spec, len(real), seed=seed)
+    da, db = locality.reuse_distances(real, page_size), locality.reuse_distances(syn, page_size)
+    return RoundTrip(
+        name=preset.name,
+        n_used=len(real),
+        n_total=len(requests),
+        rows=locality.compare(real, syn, page_size),
+        reuse_real=da[da >= 0],
+        reuse_synthetic=db[db >= 0],
+        growth_real=locality.footprint_growth(real, page_size),
+        growth_synthetic=locality.footprint_growth(syn, page_size),
+    )
+
+
+def round_trips(
+    names: Iterable[str],
+    load: Callable[[str], Requests],
+    *,
+    max_requests: int | None = None,
+    seed: int = 0,
+    page_size: int = 4096,
+    calibrate: int = 3,
+) -> list[RoundTrip]:
+    """:func:`round_trip` of every trace ``load(name)`` returns, named by ``name``."""
+    return [
+        round_trip(
+            load(n),
+            max_requests=max_requests,
+            seed=seed,
+            page_size=page_size,
+            name=n,
+            calibrate=calibrate,
+        )
+        for n in names
+    ]
+
+
+def table(results: Iterable[RoundTrip]) -> pd.DataFrame:
+    """Long table: one row per (trace, measure) with real, synthetic, distance, holds."""
+    frames = [
+        pd.DataFrame(r.rows).assign(trace=r.name, requests_used=r.n_used, requests=r.n_total)
+        for r in results
+    ]
+    cols = ["trace", "requests_used", "requests", "measure", "real", "synthetic", "distance"]
+    return pd.concat(frames, ignore_index=True)[[*cols, "holds"]]
+
+
+def summary(results: Iterable[RoundTrip]) -> pd.DataFrame:
+    """Per trace: rows held of rows compared, and which measures missed."""
+    return pd.DataFrame(
+        [
+            {
+                "trace": r.name,
+                "requests used": f"{r.n_used:,} of {r.n_total:,}",
+                "held": f"{r.held} of {len(r.rows)}",
+                "missed": ", ".join(x["measure"] for x in r.rows if not x["holds"]) or "-",
+            }
+            for r in results
+        ]
+    ).set_index("trace")
+
+
+def held_by_measure(results: Iterable[RoundTrip]) -> pd.DataFrame:
+    """Per measure: on how many traces it holds (``held``) of how many compared (``traces``)."""
+    t = table(results)
+    return t.groupby("measure", sort=False)["holds"].agg(held="sum", traces="count")
