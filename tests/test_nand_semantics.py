@@ -9,6 +9,7 @@ import pytest
 from skftl.errors import ConfigError
 from skftl.nand import Ftl, FtlConfig, Geometry, Timing
 from skftl.nand.invariants import check_invariants
+from skftl.nand.placement import host_page_positions
 from tests.test_nand_kernel import make_ops
 
 US = 1000
@@ -162,3 +163,64 @@ def test_bad_semantics_name_their_key():
         section = {"t_read_us": 1, "t_prog_us": 1, "t_erase_us": 1, "channel_mb_s": 1, **kw}
         with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
             Timing.from_config(section)
+
+
+def positions(ftl: Ftl, lpn, op) -> tuple[list[int], list[tuple]]:
+    """Replay page ops with the op-indexed mapping log; (host page positions, log rows)."""
+    before = ftl.state._make(a.copy() for a in ftl.state)
+    lpn, op = np.array(lpn, np.int32), np.array(op, np.int8)
+    chunks = []
+    ftl.run_pages(lpn, op, on_log=lambda *a: chunks.append([x.copy() for x in a]), log_ops=True)
+    log = [np.concatenate(c) for c in zip(*chunks, strict=True)] if chunks else [np.zeros(0)] * 5
+    lp, _, new, kind, at = log
+    pos = host_page_positions(
+        before.l2p, before.wc_slot >= 0, lpn, op, lp.astype(np.int32), new.astype(np.int32),
+        kind.astype(np.int8), at.astype(np.int64), ftl.geometry.pages_per_block,
+    )  # fmt: skip
+    return pos.tolist(), list(zip(*(c.tolist() for c in log), strict=True))
+
+
+def test_placement_pairs_host_ops_with_the_pages_a_write_cache_flushes():
+    ftl = Ftl(
+        Geometry(1, 2, 1, 8, 8, 4096),
+        Timing(
+            50 * US,
+            500 * US,
+            2000 * US,
+            409.6,
+            write_cache_mib=TWO_PAGES_MIB,
+            write_cache_policy="fifo",
+        ),  # fmt: skip
+        FtlConfig(spare_factor=0.5),
+        log_capacity=4096,
+    )
+    # 0 and 1 fill the cache (nothing programmed: -1); 2 evicts 0 (page 0 of die 0's block);
+    # a read of 0 reads that page; a read of 1 hits the cache (-1); 3 evicts 1 (page 0 of
+    # die 1's block); a trim of 2 (cached, never on flash): -1 and no log entry; 4 takes
+    # the trimmed slot (-1); 6 evicts 3 (die 1, page 1); a read of 3 reads that page
+    lpn = [0, 1, 2, 0, 1, 3, 2, 4, 6, 3]
+    op = [1, 1, 1, 0, 0, 1, 2, 1, 1, 0]
+    pos, rows = positions(ftl, lpn, op)
+    assert pos == [-1, -1, 0, 0, -1, 0, -1, -1, 1, 1]
+    # each entry is the evicted page, tagged with the host write that evicted it
+    assert [(r[0], r[3], r[4]) for r in rows] == [(0, 0, 2), (1, 0, 5), (3, 0, 8)]
+
+
+@pytest.mark.parametrize("cache", [0.0, 64 * 4096 / (1 << 20)])
+def test_placement_agrees_with_the_counters(cache):
+    """Random ops with GC and trims: the positions come out (log and ops stay in step), one
+    write position per flash program of a host write, one read position per flash read."""
+    ftl = Ftl(
+        Geometry(2, 1, 2, 8, 16, 4096),
+        Timing(40_000, 500_000, 3_000_000, 400.0, write_cache_mib=cache),
+        FtlConfig(spare_factor=0.3),
+        log_capacity=1 << 16,
+    )
+    lpn, op, *_ = make_ops(ftl, 4000, 0.6, 11)
+    pos, _ = positions(ftl, lpn, op)
+    pos = np.array(pos)
+    c = ftl.counters()
+    assert c["erases"] > 0
+    host_programs = c["flash_programs"] - c["gc_copies"]
+    assert int((pos[op == 1] >= 0).sum()) == host_programs
+    assert int((pos[op == 0] >= 0).sum()) == c["flash_reads"] - c["gc_copies"]

@@ -166,6 +166,7 @@ FtlArrays = namedtuple(
         "log_old",
         "log_new",
         "log_kind",
+        "log_op",
         "flog_chip",
         "flog_kind",
         "flog_page",
@@ -236,6 +237,7 @@ def allocate(
         log_old=np.zeros(log_capacity, i32),
         log_new=np.zeros(log_capacity, i32),
         log_kind=np.zeros(log_capacity, np.int8),
+        log_op=np.zeros(log_capacity, np.int64),
         flog_chip=np.zeros(flash_log_capacity, i32),
         flog_kind=np.zeros(flash_log_capacity, np.int8),
         flog_page=np.zeros(flash_log_capacity, i32),
@@ -423,8 +425,10 @@ def invalidate(S, ppn):
 
 
 @inline
-def log_update(S, lpn, old, new, kind):
-    """Record one mapping update when the log is enabled (capacity > 0)."""
+def log_update(S, lpn, old, new, kind, op_index):
+    """Record one mapping update when the log is enabled (capacity > 0); ``op_index``: the
+    host page op it belongs to (a GC copy: the write that triggered the burst; with a write
+    cache a host write's entry is the page it evicted, not its own)."""
     if S.prm[P_LOG_CAP] > 0:
         n = S.ctr[C_LOG_N]
         if n >= S.prm[P_LOG_CAP]:
@@ -436,6 +440,7 @@ def log_update(S, lpn, old, new, kind):
         S.log_old[n] = old
         S.log_new[n] = new
         S.log_kind[n] = kind
+        S.log_op[n] = op_index
         S.ctr[C_LOG_N] = n + 1
 
 

@@ -29,8 +29,10 @@ LATENCY_QUANTILES = (0.5, 0.9, 0.99, 0.999)
 # counters that are state, not events, and make no sense as a difference
 _STATE_COUNTERS = ("clock", "log_entries", "error", "prefetch_sink", "flash_log_entries")
 
-# on_log(lpn, old_ppn, new_ppn, kind): views of the drained mapping-update log
-LogSink = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], None]
+# on_log(lpn, old_ppn, new_ppn, kind): views of the drained mapping-update log; with
+# ``log_ops=True`` a fifth array follows: the index of the host page op (in the replayed
+# page-op arrays) each entry belongs to (GC copies: the write that triggered the burst)
+LogSink = Callable[..., None]
 # on_flash(chip, kind, page, time_ns, origin): views of the drained flash-operation log;
 # kind core.FLASH_READ / FLASH_PROGRAM / FLASH_ERASE, page the index in its block (-1 for an
 # erase), time_ns the issue time (the host operation's arrival; GC operations carry that of
@@ -298,6 +300,7 @@ class Ftl:
         time_ns: np.ndarray | None = None,
         n_requests: int | None = None,
         on_log: LogSink | None = None,
+        log_ops: bool = False,
         on_flash: FlashSink | None = None,
         chunk: int = 1 << 22,
         progress: Callable[[int], None] | None = None,
@@ -330,7 +333,7 @@ class Ftl:
             if S.ctr[core.C_ERROR]:
                 raise ConfigError(self._error_message(int(S.ctr[core.C_ERROR]), j))
             if S.prm[core.P_LOG_CAP]:
-                self.drain_log(on_log)
+                self.drain_log(on_log, log_ops)
             if S.prm[core.P_FLOG_CAP]:
                 self.drain_flash_log(on_flash)
             if progress is not None:
@@ -338,11 +341,12 @@ class Ftl:
             i = j
         return done
 
-    def drain_log(self, on_log: LogSink | None) -> None:
+    def drain_log(self, on_log: LogSink | None, log_ops: bool = False) -> None:
         S = self.state
         k = int(S.ctr[core.C_LOG_N])
         if on_log is not None and k:
-            on_log(S.log_lpn[:k], S.log_old[:k], S.log_new[:k], S.log_kind[:k])
+            ops = (S.log_op[:k],) if log_ops else ()
+            on_log(S.log_lpn[:k], S.log_old[:k], S.log_new[:k], S.log_kind[:k], *ops)
         S.ctr[core.C_LOG_N] = 0
 
     def drain_flash_log(self, on_flash: FlashSink | None) -> None:
@@ -374,6 +378,7 @@ class Ftl:
         stream: np.ndarray | None = None,
         wrap: bool = False,
         on_log: LogSink | None = None,
+        log_ops: bool = False,
         on_flash: FlashSink | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> RunResult:
@@ -402,6 +407,7 @@ class Ftl:
             time_ns=arrival[ops.request],
             n_requests=len(requests),
             on_log=on_log,
+            log_ops=log_ops,
             on_flash=on_flash,
             progress=progress,
         )

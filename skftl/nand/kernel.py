@@ -144,8 +144,9 @@ def select_victim(S, chip):
 
 
 @njit
-def collect(S, chip, t):
-    """Reclaim blocks of ``chip`` until it has the high watermark of free blocks."""
+def collect(S, chip, t, op_index):
+    """Reclaim blocks of ``chip`` until it has the high watermark of free blocks
+    (``op_index``: the host page op that triggered it, for the mapping log)."""
     np_ = S.prm[P_NP]
     copyback = S.prm[P_COPYBACK]
     while S.free_count[chip] < S.prm[P_GC_HIGH]:
@@ -179,7 +180,7 @@ def collect(S, chip, t):
                 S.ctr[C_ERROR] = ERR_NO_FREE_BLOCK
                 return
             dst = program(S, dst_blk, lpn)
-            log_update(S, lpn, src, dst, LOG_GC)
+            log_update(S, lpn, src, dst, LOG_GC, op_index)
             log_flash(S, chip, FLASH_READ, page, t, ORIGIN_GC)
             log_flash(S, chip, FLASH_PROGRAM, dst - dst_blk * np_, t, ORIGIN_GC)
             if copyback:
@@ -280,7 +281,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
                 s = policy.write_stream(S, flp, fstream)
                 chip = policy.select_chip(S, flp, s)
                 if S.free_count[chip] < gc_low:
-                    collect(S, chip, t)
+                    collect(S, chip, t, i)
                     if S.ctr[C_ERROR] != 0:
                         return i
                 old = S.l2p[flp]
@@ -292,7 +293,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
                     invalidate(S, old)
                 ppn = program(S, blk, flp)
                 page = ppn - blk * np_
-                log_update(S, flp, old, ppn, LOG_HOST)
+                log_update(S, flp, old, ppn, LOG_HOST, i)
                 log_flash(S, chip, FLASH_PROGRAM, page, t, ORIGIN_HOST)
                 done = flash_prog(S, chip, page, t)
                 if wc_cap > 0:
@@ -309,7 +310,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
             if old >= 0:
                 invalidate(S, old)
                 S.l2p[lp] = -1
-                log_update(S, lp, old, -1, LOG_TRIM)
+                log_update(S, lp, old, -1, LOG_TRIM, i)
             done = t
         r = req[i]
         if done > done_ns[r]:

@@ -365,14 +365,16 @@ def _placement(ftl: Ftl, snapshot, req: Requests, logs: list[list[np.ndarray]]) 
     geo = ftl.geometry
     ops = expand_to_pages(req, geo.page_size)
     lpn = (ops.lpn % ftl.n_lpn).astype(np.int32)
-    log_lpn, log_old, log_new, log_kind = _joined(logs, 4, np.int32)
+    log_lpn, log_old, log_new, log_kind, log_op = _joined(logs, 5, np.int32)
     pos = host_page_positions(
         snapshot.l2p,
+        snapshot.wc_slot >= 0,
         lpn,
         ops.is_write.astype(np.int8),
         log_lpn,
         log_new,
         log_kind.astype(np.int8),
+        log_op.astype(np.int64),
         geo.pages_per_block,
     )
     rd_mask = ~ops.is_write & (pos >= 0)
@@ -386,7 +388,7 @@ def _placement(ftl: Ftl, snapshot, req: Requests, logs: list[list[np.ndarray]]) 
         rd_pos=pos[rd_mask],
         rw_pos=pos[rd_mask & rewritten],
         other_pos=pos[rd_mask & ~rewritten],
-        wr_pos=pos[ops.is_write],
+        wr_pos=pos[ops.is_write & (pos >= 0)],  # a write cache absorbs some writes
         prog_pages=measures.program_pages(log_new, log_kind, geo.pages_per_block),
         costs=mapping_costs(snapshot.l2p, log_lpn, log_old, log_new, geo),
         signature=tuple(int(x) for x in _signature(log_lpn, log_new)),
@@ -409,14 +411,14 @@ def _replay(
     logs: list[list[np.ndarray]] = []
     signature = np.zeros(3, np.int64)
 
-    def on_log(lpn, old, new, kind) -> None:
+    def on_log(lpn, old, new, kind, op) -> None:
         if placed is None:
-            logs.append([x.copy() for x in (lpn, old, new, kind)])
+            logs.append([x.copy() for x in (lpn, old, new, kind, op)])
         else:
             signature[:] += _signature(lpn, new)
 
     gc_log = measures.GcStallLog(snapshot.read_ns, snapshot.prog_ns, ftl.timing.t_erase_ns)
-    res = ftl.replay(req, stream=stream, wrap=True, on_log=on_log, on_flash=gc_log)
+    res = ftl.replay(req, stream=stream, wrap=True, on_log=on_log, log_ops=True, on_flash=gc_log)
     if placed is None:
         placed = _placement(ftl, snapshot, req, logs)
         del logs
