@@ -3,15 +3,15 @@ off means bit-identical, bad values are clear errors."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 
 import numpy as np
 import pytest
 
 from skftl.errors import ConfigError
-from skftl.traces.locality import profile
-from skftl.traces.synthetic import PRESETS, generate
+from skftl.traces.fitting import burst_fit
+from skftl.traces.locality import ks_distance, profile, reuse_distances
+from skftl.traces.synthetic import PRESETS, SizeDist, SyntheticSpec, generate
 
 # sha256 (first 16 hex) of every preset's arrays (2000 requests, seed 1), recorded before the
 # locality parameters existed: with them off, no study's workload may change.
@@ -44,3 +44,122 @@ def digest(req) -> str:
 def test_locality_off_leaves_every_preset_bit_identical():
     assert set(GOLDEN) == set(PRESETS)
     assert {name: digest(generate(name, 2000, seed=1)) for name in PRESETS} == GOLDEN
+
+
+P = 4096
+N = 30_000
+
+
+def base(**kw) -> SyntheticSpec:
+    """4 KiB requests, 4 KiB aligned, no sequentiality, a large uniform space: every
+    measured page share is then a start-page share."""
+    fields = dict(
+        name="loc",
+        read_sizes=SizeDist.discrete({8: 1.0}),
+        write_sizes=SizeDist.discrete({8: 1.0}),
+        read_fraction=0.5,
+        footprint_bytes=64 * 2**30,
+        alignment_bytes=P,
+    )
+    return SyntheticSpec(**{**fields, **kw})
+
+
+@pytest.mark.parametrize(
+    ("field", "key", "value", "read_fraction"),
+    [
+        ("reread_fraction", "reread_share", 0.3, 1.0),
+        ("read_after_write_fraction", "read_after_write_share", 0.4, 0.5),
+        ("write_after_read_fraction", "write_after_read_share", 0.25, 0.5),
+        ("rewrite_fraction", "rewrite_start_share", 0.6, 0.0),
+    ],
+)
+def test_each_reuse_share_set_is_measured(field, key, value, read_fraction):
+    spec = base(read_fraction=read_fraction, **{field: value})
+    got = profile(generate(spec, N, seed=2))
+    # measured over all non-sequential requests of the type; the earliest ones have no
+    # source that far back (and take a new address), hence a little below the share set
+    assert got[key] == pytest.approx(value, abs=0.03)
+    if field == "rewrite_fraction":  # one page per request: the FTL's rewrite share too
+        assert got["rewrite_share"] == pytest.approx(value, abs=0.03)
+
+
+def test_reuse_distance_table_set_is_measured():
+    levels = (0.0, 0.25, 0.5, 0.75, 1.0)
+    quantiles = (1.0, 10.0, 100.0, 400.0, 2000.0)
+    spec = base(
+        read_fraction=0.0,
+        rewrite_fraction=0.5,
+        reuse_distance_levels=levels,
+        reuse_distance_quantiles=quantiles,
+    )
+    req = generate(spec, N, seed=4)
+    got = profile(req)["reuse_distance_quantiles"]
+    # measured quantiles at the levels set: within 15 % (integer distances, sampling)
+    for lv, want in zip(levels[1:-1], quantiles[1:-1], strict=True):
+        q = got[profile(req)["reuse_distance_levels"].index(lv)]
+        assert q == pytest.approx(want, rel=0.15), (lv, q, want)
+    # and the whole CDF: KS distance to draws from the table itself
+    u = np.random.default_rng(0).random(20_000)
+    drawn = np.rint(np.exp(np.interp(u, levels, np.log(quantiles))))
+    dist = reuse_distances(req)
+    assert ks_distance(dist[dist >= 0], drawn) <= 0.05
+
+
+def test_footprint_space_set_is_the_distinct_pages_measured():
+    pages = 20_000  # uniform new addresses over this many pages
+    spec = base(footprint_bytes=pages * P)
+    got = profile(generate(spec, N, seed=5))["footprint_pages"]
+    expected = pages * (1 - np.exp(-N / pages))  # balls into bins
+    assert got == pytest.approx(expected, rel=0.02)
+
+
+def test_new_address_weights_move_new_pages_in_time():
+    spec = base(read_fraction=0.0, rewrite_fraction=0.5, new_address_weights=(0.4, 1.6))
+    growth = np.asarray(profile(generate(spec, N, seed=6))["footprint_growth"])
+    first, second = growth[50], growth[100] - growth[50]
+    # new-address share per half: 0.5 * c * w, c keeping the mean at 0.5 -> 0.2 and 0.8
+    assert first / second == pytest.approx(0.2 / 0.8, rel=0.1)
+
+
+def test_hot_region_share_set_is_measured():
+    spec = base(
+        read_fraction=0.0,  # one chain: one hot region
+        hot_access_fraction=0.8,
+        hot_space_fraction=0.1,
+        footprint_bytes=10_000 * P,
+    )
+    req = generate(spec, N, seed=7)
+    pages, counts = np.unique(req.offset_bytes // P, return_counts=True)
+    # the hot region is the 1,000 contiguous pages with the most accesses
+    window = np.convolve(np.bincount(pages, weights=counts, minlength=10_000), np.ones(1000))
+    assert window.max() / N == pytest.approx(0.8, abs=0.02)
+
+
+def test_burst_fit_gives_the_gap_cv_and_median_ratio():
+    b, g = burst_fit(3.0, 0.2)
+    spec = base(iops=100.0, burst_fraction=b, burst_gap_ns=g * 1e9 / 100.0)
+    got = profile(generate(spec, 50_000, seed=8))
+    assert got["gap_cv"] == pytest.approx(3.0, rel=0.1)
+    assert got["gap_median_ratio"] == pytest.approx(0.2, rel=0.1)
+
+
+def test_locality_draws_are_deterministic():
+    spec = base(reread_fraction=0.2, rewrite_fraction=0.5, seq_write_fraction=0.3)
+    assert digest(generate(spec, 5000, seed=9)) == digest(generate(spec, 5000, seed=9))
+    assert digest(generate(spec, 5000, seed=9)) != digest(generate(spec, 5000, seed=10))
+
+
+@pytest.mark.parametrize(
+    ("kw", "field"),
+    [
+        ({"reread_fraction": 0.7, "read_after_write_fraction": 0.5}, "reread_fraction"),
+        ({"rewrite_fraction": -0.1}, "rewrite_fraction"),
+        ({"reuse_distance_levels": (0.0, 1.0), "reuse_distance_quantiles": (1.0,)}, "same length"),
+        ({"reuse_distance_levels": (0.1, 1.0), "reuse_distance_quantiles": (1, 2)}, "levels"),
+        ({"reuse_distance_levels": (0.0, 1.0), "reuse_distance_quantiles": (0.5, 2)}, "quantiles"),
+        ({"new_address_weights": (1.0, -1.0)}, "new_address_weights"),
+    ],
+)
+def test_bad_locality_values_name_preset_and_field(kw, field):
+    with pytest.raises(ConfigError, match=rf"loc: .*{field}"):
+        base(**kw)

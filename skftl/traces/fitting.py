@@ -37,13 +37,6 @@ _PAIRS = {  # spec field -> profile key of its start-page share (its starting va
     "write_after_read_fraction": "write_after_read_share",
     "rewrite_fraction": "rewrite_start_share",
 }
-# ... and the profile key each is calibrated on: what an FTL sees, page rewrites and read
-# hits on written pages, for the two write-sourced shares.
-_CALIBRATED_ON = {
-    **_PAIRS,
-    "read_after_write_fraction": "read_hit_written_share",
-    "rewrite_fraction": "rewrite_share",
-}
 STEP_GAIN = 1.5  # over-relaxation of the multiplicative step (copies of copies damp it)
 REQUIRED = (
     "name",
@@ -75,8 +68,9 @@ def _num(x: Any, default: float) -> float:
     return default if not np.isfinite(x) else x
 
 
-def _sizes(sizes: list, probs: list, mean_kb: float) -> SizeDist | None:
-    """The measured histogram (sizes rounded up to 512 B), tilted to the measured mean."""
+def _sizes(sizes: list, probs: list, mean_kb: float = float("nan")) -> SizeDist | None:
+    """The measured histogram (sizes rounded up to 512 B), tilted to the measured mean
+    when one is given."""
     if not sizes:
         return None
     sectors = np.maximum(np.ceil(np.asarray(sizes, dtype=float) / SECTOR), 1).astype(int)
@@ -131,9 +125,33 @@ def _slice_increments(growth: list | np.ndarray) -> np.ndarray:
     return np.diff(g[at])
 
 
+def _type_sizes(p: Mapping[str, Any], kind: str) -> tuple[SizeDist | None, SizeDist | None]:
+    """(sizes of requests at new addresses, sizes of the non-sequential requests that reuse
+    one) for ``kind`` "read" or "write": the reuse histogram tilted to its measured mean,
+    the overall histogram tilted so that the mix of the two has the measured mean."""
+    again = _sizes(
+        p.get(f"reuse_{kind}_sizes", []),
+        p.get(f"reuse_{kind}_size_probs", []),
+        p.get(f"mean_reuse_{kind}_size_kb", float("nan")),
+    )
+    mean = float(p[f"mean_{kind}_size_kb"])
+    if again is not None:
+        first, second = (
+            ("reread", "read_after_write")
+            if kind == "read"
+            else ("write_after_read", "rewrite_start")
+        )
+        share = (_num(p[f"{first}_share"], 0.0) + _num(p[f"{second}_share"], 0.0)) * (
+            1.0 - _num(p[f"seq_{kind}_fraction"], 0.0)
+        )
+        if share < 1:
+            mean = (mean - share * again.mean_bytes / 1024) / (1.0 - share)
+    return _sizes(p[f"{kind}_sizes"], p[f"{kind}_size_probs"], mean), again
+
+
 def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
-    read = _sizes(p["read_sizes"], p["read_size_probs"], p["mean_read_size_kb"])
-    write = _sizes(p["write_sizes"], p["write_size_probs"], p["mean_write_size_kb"])
+    read, reuse_read = _type_sizes(p, "read")
+    write, reuse_write = _type_sizes(p, "write")
     read, write = read or write, write or read
     if read is None:
         raise ConfigError(f"profile {name!r}: read_sizes and write_sizes are both empty")
@@ -160,6 +178,8 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         reuse_distance_levels=tuple(levels),
         reuse_distance_quantiles=tuple(np.maximum.accumulate(quantiles).tolist()),
         new_address_weights=tuple((inc / inc.mean()).tolist()) if inc.sum() > 0 else (),
+        reuse_read_sizes=reuse_read,
+        reuse_write_sizes=reuse_write,
         n_requests=n,
         source=f"spec_like({p['name']})",
     )
@@ -175,7 +195,7 @@ def _ratio(target: float, got: float) -> float:
 def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> SyntheticSpec:
     """Scale each locality parameter by target / measured (see the module docstring)."""
     shares = {}
-    for field, key in _CALIBRATED_ON.items():
+    for field, key in _PAIRS.items():
         cur, target = getattr(spec, field), _num(p[key], 0.0)
         shares[field] = cur * _ratio(target, got[key]) if cur > 0 else target
     for a, b in (
@@ -191,9 +211,8 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
         q = np.asarray(spec.reuse_distance_quantiles) * [
             _ratio(t, g) for t, g in zip(q_t, q_g, strict=True)
         ]
-        changes["reuse_distance_quantiles"] = tuple(
-            np.maximum.accumulate(np.maximum(q, 1.0)).tolist()
-        )
+        q = np.clip(q, 1.0, max(float(p["n_requests"]), 1.0))
+        changes["reuse_distance_quantiles"] = tuple(np.maximum.accumulate(q).tolist())
     if spec.new_address_weights:
         inc_t, inc_g = (
             _slice_increments(p["footprint_growth"]),

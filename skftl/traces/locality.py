@@ -134,6 +134,10 @@ def _pair_shares(requests: Requests, prev: np.ndarray, seq: np.ndarray) -> dict[
     return out
 
 
+def _mean_kb(sizes: np.ndarray) -> float:
+    return float(sizes.mean() / 1024) if len(sizes) else float("nan")
+
+
 def _gap_stats(requests: Requests) -> tuple[float, float]:
     """(coefficient of variation, median / mean) of the inter-arrival gaps."""
     gaps = np.diff(requests.monotonic_time_ns()).astype(np.float64)
@@ -173,6 +177,9 @@ def profile(requests: Requests, page_size: int = 4096) -> dict:
     at = np.rint(np.linspace(0.0, 1.0, GROWTH_POINTS) * (n - 1)).astype(np.int64)
     read_sizes, read_probs = _size_histogram(requests.size_bytes[~w])
     write_sizes, write_probs = _size_histogram(requests.size_bytes[w])
+    again = (prev >= 0) & ~seq  # non-sequential requests at a reused start page
+    reuse_read_sizes, reuse_read_probs = _size_histogram(requests.size_bytes[again & ~w])
+    reuse_write_sizes, reuse_write_probs = _size_histogram(requests.size_bytes[again & w])
     offsets = requests.offset_bytes
     alignment = next((a for a in _ALIGNMENTS if np.mean(offsets % a == 0) >= 0.99), 512)
     gap_cv, gap_median_ratio = _gap_stats(requests)
@@ -191,6 +198,12 @@ def profile(requests: Requests, page_size: int = 4096) -> dict:
         "read_size_probs": read_probs,
         "write_sizes": write_sizes,
         "write_size_probs": write_probs,
+        "reuse_read_sizes": reuse_read_sizes,
+        "reuse_read_size_probs": reuse_read_probs,
+        "reuse_write_sizes": reuse_write_sizes,
+        "reuse_write_size_probs": reuse_write_probs,
+        "mean_reuse_read_size_kb": _mean_kb(requests.size_bytes[again & ~w]),
+        "mean_reuse_write_size_kb": _mean_kb(requests.size_bytes[again & w]),
         "alignment_bytes": int(alignment),
         "address_span_bytes": int((offsets + requests.size_bytes).max()),
         "iops": float(table["iops"]),

@@ -175,6 +175,9 @@ class SyntheticSpec:
     reuse_distance_levels: tuple[float, ...] = ()
     reuse_distance_quantiles: tuple[float, ...] = ()
     new_address_weights: tuple[float, ...] = ()
+    # Sizes of the non-sequential requests that reuse an address (None: the type's sizes).
+    reuse_read_sizes: SizeDist | None = None
+    reuse_write_sizes: SizeDist | None = None
     n_requests: int = DEFAULT_N_REQUESTS
     source: str = "assumption"
     notes: str = ""
@@ -324,15 +327,17 @@ def _head_offsets(
     return np.clip(start, 0, limit)
 
 
-def _chain_runs(
-    spec: SyntheticSpec, rng: np.random.Generator, sizes: np.ndarray, seq_fraction: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One request type's chain (in trace order): which requests are sequential (an exact
-    count), the run each request belongs to, and each run's length in bytes."""
-    n = len(sizes)
-    k = min(round(seq_fraction * n), n - 1)  # the first request cannot be sequential
+def _seq_mask(rng: np.random.Generator, n: int, seq_fraction: float) -> np.ndarray:
+    """Which of a chain's n requests are sequential: an exact count at random positions
+    (the first request cannot be sequential)."""
+    k = min(round(seq_fraction * n), n - 1)
     seq = np.zeros(n, dtype=np.bool_)
     seq[1:] = _exact_mask(rng, n - 1, k)
+    return seq
+
+
+def _runs(spec: SyntheticSpec, sizes: np.ndarray, seq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The run each request of a chain belongs to, and each run's length in bytes."""
     run = np.cumsum(~seq) - 1
     run_bytes = np.bincount(run, weights=sizes).astype(np.int64)
     if run_bytes.max() > spec.footprint_bytes - spec.alignment_bytes:
@@ -340,7 +345,7 @@ def _chain_runs(
             f"{spec.name}: a sequential run of {int(run_bytes.max())} B does not fit the "
             f"footprint of {spec.footprint_bytes} B; enlarge footprint_bytes"
         )
-    return seq, run, run_bytes
+    return run, run_bytes
 
 
 def _nudge_clashes(spec: SyntheticSpec, head: np.ndarray, run_bytes: np.ndarray) -> None:
@@ -369,18 +374,22 @@ def _chain_offsets(
     """Offsets for one request type's chain, without temporal locality."""
     if len(sizes) == 0:
         return np.zeros(0, dtype=np.int64)
-    seq, run, run_bytes = _chain_runs(spec, rng, sizes, seq_fraction)
+    seq = _seq_mask(rng, len(sizes), seq_fraction)
+    run, run_bytes = _runs(spec, sizes, seq)
     head = _head_offsets(spec, rng, run_bytes)
     _nudge_clashes(spec, head, run_bytes)
     return head[run] + _bytes_into_run(sizes, seq, run)
 
 
-def _reuse_distances(spec: SyntheticSpec, rng: np.random.Generator, m: int) -> np.ndarray:
-    """m reuse distances (requests, >= 1) from the spec's log-linear inverse CDF."""
-    levels = spec.reuse_distance_levels or (0.0, 1.0)
-    quantiles = spec.reuse_distance_quantiles or (1.0, 1000.0)
-    d = np.exp(np.interp(rng.random(m), levels, np.log(quantiles)))
-    return np.maximum(np.rint(d).astype(np.int64), 1)
+def _reuse_distances(spec: SyntheticSpec, rng: np.random.Generator, pos: np.ndarray) -> np.ndarray:
+    """Per run head at trace position ``pos``, a reuse distance (requests, 1..pos) from the
+    spec's log-linear inverse CDF, truncated to the history the head has (as in a real
+    trace, where no distance exceeds the position)."""
+    levels = np.asarray(spec.reuse_distance_levels or (0.0, 1.0))
+    log_q = np.log(np.asarray(spec.reuse_distance_quantiles or (1.0, 1000.0)))
+    reach = np.interp(np.log(np.maximum(pos, 1)), log_q, levels)  # CDF at the position
+    d = np.exp(np.interp(rng.random(len(pos)) * reach, levels, log_q))
+    return np.clip(np.rint(d).astype(np.int64), 1, np.maximum(pos, 1))
 
 
 def _new_share_by_slice(q: float, weights: np.ndarray, heads: np.ndarray) -> np.ndarray:
@@ -425,46 +434,105 @@ def _reuse_choice(
     return choice
 
 
+_SOURCE_ROUNDS = 32
+
+
+def _sources(
+    spec: SyntheticSpec,
+    rng: np.random.Generator,
+    pos: np.ndarray,
+    choice: np.ndarray,
+    is_write: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(heads that copy, as indices into ``pos``; the trace position each copies). The
+    source is the latest request of the chosen type at or before the drawn distance that
+    no other head copies: each request is copied at most once (the earliest claimant
+    wins, the others step back to the type's previous request, up to _SOURCE_ROUNDS
+    times, then take a new address). So a copy's source is the latest earlier use of that
+    address, and the distance drawn is, up to those steps, the distance a profile
+    measures."""
+    taken = np.zeros(len(is_write), dtype=np.bool_)
+    want = np.flatnonzero(choice > 0)
+    target = pos[want] - _reuse_distances(spec, rng, pos[want])
+    src = np.where(choice[want] == 2, 1, 0)  # 0: reads, 1: writes
+    src_pos = (np.flatnonzero(~is_write), np.flatnonzero(is_write))
+    k = np.full(len(want), -1, dtype=np.int64)
+    for t in (0, 1):
+        mine = src == t
+        k[mine] = np.searchsorted(src_pos[t], target[mine], side="right") - 1
+    copier, source = [], []
+    for _ in range(_SOURCE_ROUNDS):
+        live = k >= 0  # no earlier request of the type: a new address instead
+        want, src, k = want[live], src[live], k[live]
+        if len(want) == 0:
+            break
+        j = np.empty(len(want), dtype=np.int64)
+        for t in (0, 1):
+            j[src == t] = src_pos[t][k[src == t]]
+        free = np.flatnonzero(~taken[j])  # ascending in trace order
+        _, first = np.unique(j[free], return_index=True)  # earliest claimant per source
+        won = free[first]
+        taken[j[won]] = True
+        copier.append(want[won])
+        source.append(j[won])
+        lost = np.ones(len(want), dtype=np.bool_)
+        lost[won] = False
+        want, src, k = want[lost], src[lost], k[lost] - 1
+    if not copier:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(copier), np.concatenate(source)
+
+
 def _located_offsets(
-    spec: SyntheticSpec, rng: np.random.Generator, sizes: np.ndarray, is_write: np.ndarray
-) -> np.ndarray:
-    """Offsets with temporal locality: each run head either takes a new address or the
-    start of an earlier request of the chosen type, a drawn distance back. Copies of
-    copies (and of requests inside a run) resolve to a new address plus a byte shift by
-    pointer jumping over the heads, so everything stays vectorised (O(n log depth))."""
-    n = len(sizes)
+    spec: SyntheticSpec, rng: np.random.Generator, is_write: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(sizes, offsets) with temporal locality: each run head either takes a new address
+    or the start of an earlier request of the chosen type, a drawn distance back (and its
+    size from the reuse size distribution, when the spec has one). Copies of copies (and
+    of requests inside a run) resolve to a new address plus a byte shift by pointer
+    jumping over the heads, so everything stays vectorised (O(n log depth))."""
+    n = len(is_write)
     seq = np.zeros(n, dtype=np.bool_)
-    head_of = np.zeros(n, dtype=np.int64)  # trace position of each request's run head
-    into = np.zeros(n, dtype=np.int64)  # bytes of its run before it
-    chains = []
     for w, fraction in ((False, spec.seq_read_fraction), (True, spec.seq_write_fraction)):
         idx = np.flatnonzero(is_write == w)
-        if len(idx) == 0:
-            continue
-        s, run, run_bytes = _chain_runs(spec, rng, sizes[idx], fraction)
-        seq[idx] = s
-        head_of[idx] = idx[~s][run]
-        into[idx] = _bytes_into_run(sizes[idx], s, run)
-        chains.append((idx[~s], run_bytes))
+        if len(idx):
+            seq[idx] = _seq_mask(rng, len(idx), fraction)
     pos = np.flatnonzero(~seq)  # run heads in trace order
     m = len(pos)
+    copier, source = _sources(
+        spec, rng, pos, _reuse_choice(spec, rng, pos, is_write[pos], n), is_write
+    )
+    sizes = np.empty(n, dtype=np.int64)
+    reusing = np.zeros(n, dtype=np.bool_)
+    reusing[pos[copier]] = True
+    for w, dist, again in (
+        (False, spec.read_sizes, spec.reuse_read_sizes),
+        (True, spec.write_sizes, spec.reuse_write_sizes),
+    ):
+        mine = is_write == w
+        fresh = mine & ~reusing if again is not None else mine
+        sizes[fresh] = dist.sample(rng, int(np.count_nonzero(fresh)))
+        if again is not None:
+            sizes[mine & reusing] = again.sample(rng, int(np.count_nonzero(mine & reusing)))
+    head_of = np.zeros(n, dtype=np.int64)  # trace position of each request's run head
+    into = np.zeros(n, dtype=np.int64)  # bytes of its run before it
     number = np.full(n, -1, dtype=np.int64)
     number[pos] = np.arange(m)
     run_bytes = np.zeros(m, dtype=np.int64)
-    for heads, rb in chains:
-        run_bytes[number[heads]] = rb
-    choice = _reuse_choice(spec, rng, pos, is_write[pos], n)
-    target = pos - _reuse_distances(spec, rng, m)
+    chains = []
+    for w in (False, True):
+        idx = np.flatnonzero(is_write == w)
+        if len(idx) == 0:
+            continue
+        run, rb = _runs(spec, sizes[idx], seq[idx])
+        head_of[idx] = idx[~seq[idx]][run]
+        into[idx] = _bytes_into_run(sizes[idx], seq[idx], run)
+        run_bytes[number[idx[~seq[idx]]]] = rb
+        chains.append((idx[~seq[idx]], rb))
     parent = np.arange(m, dtype=np.int64)
     shift = np.zeros(m, dtype=np.int64)
-    for c, w in ((1, False), (2, True)):
-        src_pos = np.flatnonzero(is_write == w)
-        sel = np.flatnonzero(choice == c)
-        k = np.searchsorted(src_pos, target[sel], side="right") - 1  # latest at/before target
-        sel, k = sel[k >= 0], k[k >= 0]  # nothing that far back: a new address instead
-        j = src_pos[k]
-        parent[sel] = number[head_of[j]]
-        shift[sel] = into[j]
+    parent[copier] = number[head_of[source]]
+    shift[copier] = into[source]
     active = np.flatnonzero(parent != np.arange(m))
     while len(active):  # pointer jumping: parents always precede, so this ends
         p = parent[active]
@@ -480,7 +548,7 @@ def _located_offsets(
         h = head[number[heads]]
         _nudge_clashes(spec, h, rb)
         head[number[heads]] = h
-    return head[number[head_of]] + into
+    return sizes, head[number[head_of]] + into
 
 
 def _arrivals(spec: SyntheticSpec, rng: np.random.Generator, n: int) -> np.ndarray:
@@ -512,9 +580,7 @@ def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int
     sizes = np.empty(n, dtype=np.int64)
     offsets = np.empty(n, dtype=np.int64)
     if spec.has_reuse:
-        sizes[~is_write] = spec.read_sizes.sample(rng, n - int(np.count_nonzero(is_write)))
-        sizes[is_write] = spec.write_sizes.sample(rng, int(np.count_nonzero(is_write)))
-        offsets = _located_offsets(spec, rng, sizes, is_write)
+        sizes, offsets = _located_offsets(spec, rng, is_write)
     else:  # the draw order every preset's traces were made with (kept bit-identical)
         for mask, dist, seq_fraction in (
             (~is_write, spec.read_sizes, spec.seq_read_fraction),
