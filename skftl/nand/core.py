@@ -11,6 +11,7 @@ greedy bucket).
 
 from __future__ import annotations
 
+import mmap
 from collections import namedtuple
 
 import numba
@@ -186,6 +187,19 @@ FtlArrays = namedtuple(
 )
 
 
+def none_array(n: int) -> np.ndarray:
+    """``np.full(n, -1, np.int32)`` (the "none" of the mapping arrays), pre-faulted in one
+    system call (``MAP_POPULATE``) and without numpy's huge-page advice: on a busy machine
+    the kernel's direct compaction for huge pages made the per-page arrays of a 512 GiB
+    device take seconds to fill (benchmarks/bench_ftl.py --mode whole, allocate phase)."""
+    if n == 0 or not hasattr(mmap, "MAP_POPULATE"):
+        return np.full(n, -1, np.int32)
+    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | mmap.MAP_POPULATE
+    a = np.frombuffer(mmap.mmap(-1, 4 * n, flags=flags), np.int32)
+    a.fill(-1)
+    return a
+
+
 def allocate(
     n_lpn: int,
     n_chips: int,
@@ -209,8 +223,8 @@ def allocate(
     return FtlArrays(
         prm=np.zeros(N_PRM, np.int64),
         ctr=np.zeros(N_CTR, np.int64),
-        l2p=np.full(n_lpn, -1, i32),
-        p2l=np.full(n_pages, -1, i32),
+        l2p=none_array(n_lpn),
+        p2l=none_array(n_pages),
         valid=np.zeros(n_pages // 8, np.uint8),
         vcount=np.zeros(n_blocks, i32),
         next_page=np.zeros(n_blocks, i32),
@@ -247,7 +261,7 @@ def allocate(
         pkg_start=np.full(n_packages, NO_TIME, np.int64),
         pkg_kind=np.full(n_packages, -1, np.int64),
         pkg_mask=np.zeros(n_packages, np.int64),
-        wc_slot=np.full(n_lpn if cache_pages else 0, -1, i32),
+        wc_slot=none_array(n_lpn if cache_pages else 0),
         wc_lpn=np.full(cache_pages, -1, i32),
         wc_stream=np.zeros(cache_pages, np.int8),
         wc_next=np.full(cache_pages, -1, i32),
