@@ -24,7 +24,12 @@ NOT_RUN = {
     ".venv/bin/snakemake -s workflow/Snakefile --profile workflow/profiles/slurm": "needs SLURM",
 }
 #: commands that read the real traces in ../shared/traces (skipped where they are absent)
-NEEDS_SHARED = ("traces info wsrch-small", "traces export msr_web_0_excerpt")
+NEEDS_SHARED = (
+    "traces info wsrch-small",
+    "traces export msr_web_0_excerpt",
+    "traces profile wsrch-small",
+    "traces synth --like wsrch-small",
+)
 
 
 def readme_commands() -> list[str]:
