@@ -1,7 +1,9 @@
 """Throughput of the synthetic trace generator (and of the characterisation).
 
 Run: PYTHONPATH=. python benchmarks/bench_synthetic.py [--n 10000000] [--preset msr_web]
-Prints requests generated per second, characterised per second, and peak memory.
+[--locality]. Prints requests generated per second, characterised per second, and peak
+memory. ``--locality`` turns every temporal-locality parameter of issue #19 on (the shares
+and distances of the web_0 excerpt, new-address weights, reuse sizes).
 """
 
 from __future__ import annotations
@@ -13,6 +15,17 @@ import time
 
 from skftl.traces.stats import characterise
 from skftl.traces.synthetic import PRESETS, generate
+
+# Rounded from the web_0 excerpt's profile (skftl.traces.locality.profile).
+LOCALITY_ON = dict(
+    reread_fraction=0.09,
+    read_after_write_fraction=0.03,
+    write_after_read_fraction=0.06,
+    rewrite_fraction=0.76,
+    reuse_distance_levels=(0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 1.0),
+    reuse_distance_quantiles=(1.0, 1.0, 2.0, 8.0, 59.0, 796.0, 7944.0, 34692.0, 99877.0),
+    new_address_weights=(0.3, 0.6, 1.0, 1.4, 1.7),
+)
 
 
 def peak_rss_mib() -> float:
@@ -28,19 +41,20 @@ def main() -> None:
         choices=list(PRESETS),
         help="preset(s) to time (default: Financial1, WebSearch1, msr_web)",
     )
-    ap.add_argument(
-        "--rewrite", type=float, default=0.0, help="rewrite_fraction to set (issue #19 locality)"
-    )
+    ap.add_argument("--locality", action="store_true", help="all locality parameters on")
     args = ap.parse_args()
     for name in args.preset or ["Financial1", "WebSearch1", "msr_web"]:
-        spec = dataclasses.replace(PRESETS[name], rewrite_fraction=args.rewrite)
+        spec = PRESETS[name]
+        if args.locality:
+            spec = dataclasses.replace(spec, **LOCALITY_ON, reuse_write_sizes=spec.write_sizes)
         t0 = time.perf_counter()
         req = generate(spec, args.n, seed=0)
         t1 = time.perf_counter()
         characterise(req)
         t2 = time.perf_counter()
         print(
-            f"{name:12s} rewrite={args.rewrite} n={args.n:,}  generate {t1 - t0:6.2f} s"
+            f"{name:12s} locality={'on ' if args.locality else 'off'} n={args.n:,}"
+            f"  generate {t1 - t0:6.2f} s"
             f" = {args.n / (t1 - t0):12,.0f} req/s"
             f"  characterise {t2 - t1:6.2f} s = {args.n / (t2 - t1):12,.0f} req/s"
             f"  peak RSS {peak_rss_mib():,.0f} MiB"

@@ -417,24 +417,28 @@ def _reuse_choice(
     trace; ``new_address_weights`` shift the new addresses between time slices."""
     w = np.asarray(spec.new_address_weights or (1.0,), dtype=np.float64)
     k = pos * len(w) // max(n, 1)  # time slice of each head
+    t = is_w.astype(np.int64)
+    shares = np.array(  # [type, source]: read then write
+        [
+            [spec.reread_fraction, spec.read_after_write_fraction],
+            [spec.write_after_read_fraction, spec.rewrite_fraction],
+        ]
+    )
+    reuse = shares.sum(axis=1)
+    heads = np.bincount(t * len(w) + k, minlength=2 * len(w)).reshape(2, len(w))
+    # per [type, slice]: the scale turning the shares into this slice's reuse probabilities
+    scale = np.zeros((2, len(w)))
+    for i in (0, 1):
+        if reuse[i] > 0:
+            p_new = _new_share_by_slice(1.0 - reuse[i], w, heads[i].astype(np.float64))
+            scale[i] = (1.0 - p_new) / reuse[i]
+    s = scale[t, k]
     u = rng.random(len(pos))
-    choice = np.zeros(len(pos), dtype=np.int64)
-    for t, (a, b) in (
-        (False, (spec.reread_fraction, spec.read_after_write_fraction)),
-        (True, (spec.write_after_read_fraction, spec.rewrite_fraction)),
-    ):
-        if a + b <= 0:
-            continue
-        mine = is_w == t
-        heads = np.bincount(k[mine], minlength=len(w)).astype(np.float64)
-        p_new = _new_share_by_slice(1.0 - (a + b), w, heads)[k[mine]]
-        scale = (1.0 - p_new) / (a + b)
-        um = u[mine]
-        choice[mine] = np.where(um < a * scale, 1, np.where(um < (a + b) * scale, 2, 0))
-    return choice
+    first = shares[t, 0] * s
+    return np.where(u < first, 1, np.where(u < first + shares[t, 1] * s, 2, 0))
 
 
-_SOURCE_ROUNDS = 32
+_SOURCE_STEPS = 32
 
 
 def _sources(
@@ -446,41 +450,24 @@ def _sources(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(heads that copy, as indices into ``pos``; the trace position each copies). The
     source is the latest request of the chosen type at or before the drawn distance that
-    no other head copies: each request is copied at most once (the earliest claimant
-    wins, the others step back to the type's previous request, up to _SOURCE_ROUNDS
-    times, then take a new address). So a copy's source is the latest earlier use of that
-    address, and the distance drawn is, up to those steps, the distance a profile
-    measures."""
-    taken = np.zeros(len(is_write), dtype=np.bool_)
+    no earlier head copies: each request is copied at most once (a head steps back to the
+    type's previous request, up to _SOURCE_STEPS times, else takes a new address). So a
+    copy's source is the latest earlier use of that address, and the distance drawn is,
+    up to those steps, the distance a profile measures."""
+    from skftl.traces.reuse_kernel import claim_sources  # Numba only when locality is on
+
     want = np.flatnonzero(choice > 0)
     target = pos[want] - _reuse_distances(spec, rng, pos[want])
-    src = np.where(choice[want] == 2, 1, 0)  # 0: reads, 1: writes
-    src_pos = (np.flatnonzero(~is_write), np.flatnonzero(is_write))
-    k = np.full(len(want), -1, dtype=np.int64)
-    for t in (0, 1):
-        mine = src == t
-        k[mine] = np.searchsorted(src_pos[t], target[mine], side="right") - 1
-    copier, source = [], []
-    for _ in range(_SOURCE_ROUNDS):
-        live = k >= 0  # no earlier request of the type: a new address instead
-        want, src, k = want[live], src[live], k[live]
-        if len(want) == 0:
-            break
-        j = np.empty(len(want), dtype=np.int64)
-        for t in (0, 1):
-            j[src == t] = src_pos[t][k[src == t]]
-        free = np.flatnonzero(~taken[j])  # ascending in trace order
-        _, first = np.unique(j[free], return_index=True)  # earliest claimant per source
-        won = free[first]
-        taken[j[won]] = True
-        copier.append(want[won])
-        source.append(j[won])
-        lost = np.ones(len(want), dtype=np.bool_)
-        lost[won] = False
-        want, src, k = want[lost], src[lost], k[lost] - 1
-    if not copier:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return np.concatenate(copier), np.concatenate(source)
+    src_w = choice[want] == 2
+    read_pos, write_pos = np.flatnonzero(~is_write), np.flatnonzero(is_write)
+    k = np.where(
+        src_w,
+        np.searchsorted(write_pos, target, side="right") - 1,
+        np.searchsorted(read_pos, target, side="right") - 1,
+    )
+    source = claim_sources(k, src_w, read_pos, write_pos, len(is_write), _SOURCE_STEPS)
+    ok = source >= 0
+    return want[ok], source[ok]
 
 
 def _located_offsets(
@@ -488,9 +475,11 @@ def _located_offsets(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(sizes, offsets) with temporal locality: each run head either takes a new address
     or the start of an earlier request of the chosen type, a drawn distance back (and its
-    size from the reuse size distribution, when the spec has one). Copies of copies (and
-    of requests inside a run) resolve to a new address plus a byte shift by pointer
-    jumping over the heads, so everything stays vectorised (O(n log depth))."""
+    size from the reuse size distribution, when the spec has one). The draws are
+    vectorised; the offsets resolve in one sequential pass (a Numba kernel, O(n)), since a
+    copy's source always precedes it."""
+    from skftl.traces.reuse_kernel import resolve_offsets  # Numba only when locality is on
+
     n = len(is_write)
     seq = np.zeros(n, dtype=np.bool_)
     for w, fraction in ((False, spec.seq_read_fraction), (True, spec.seq_write_fraction)):
@@ -498,8 +487,7 @@ def _located_offsets(
         if len(idx):
             seq[idx] = _seq_mask(rng, len(idx), fraction)
     pos = np.flatnonzero(~seq)  # run heads in trace order
-    m = len(pos)
-    copier, source = _sources(
+    copier, src = _sources(
         spec, rng, pos, _reuse_choice(spec, rng, pos, is_write[pos], n), is_write
     )
     sizes = np.empty(n, dtype=np.int64)
@@ -514,41 +502,20 @@ def _located_offsets(
         sizes[fresh] = dist.sample(rng, int(np.count_nonzero(fresh)))
         if again is not None:
             sizes[mine & reusing] = again.sample(rng, int(np.count_nonzero(mine & reusing)))
-    head_of = np.zeros(n, dtype=np.int64)  # trace position of each request's run head
-    into = np.zeros(n, dtype=np.int64)  # bytes of its run before it
-    number = np.full(n, -1, dtype=np.int64)
-    number[pos] = np.arange(m)
-    run_bytes = np.zeros(m, dtype=np.int64)
-    chains = []
+    run_bytes = np.zeros(n, dtype=np.int64)  # per run head
     for w in (False, True):
         idx = np.flatnonzero(is_write == w)
-        if len(idx) == 0:
-            continue
-        run, rb = _runs(spec, sizes[idx], seq[idx])
-        head_of[idx] = idx[~seq[idx]][run]
-        into[idx] = _bytes_into_run(sizes[idx], seq[idx], run)
-        run_bytes[number[idx[~seq[idx]]]] = rb
-        chains.append((idx[~seq[idx]], rb))
-    parent = np.arange(m, dtype=np.int64)
-    shift = np.zeros(m, dtype=np.int64)
-    parent[copier] = number[head_of[source]]
-    shift[copier] = into[source]
-    active = np.flatnonzero(parent != np.arange(m))
-    while len(active):  # pointer jumping: parents always precede, so this ends
-        p = parent[active]
-        shift[active] += shift[p]
-        parent[active] = parent[p]
-        active = active[parent[active] != parent[parent[active]]]
-    roots = np.flatnonzero(parent == np.arange(m))
-    drawn = np.zeros(m, dtype=np.int64)
+        if len(idx):
+            run_bytes[idx[~seq[idx]]] = _runs(spec, sizes[idx], seq[idx])[1]
+    source = np.full(n, -1, dtype=np.int64)
+    source[pos[copier]] = src
+    roots = pos[source[pos] < 0]
+    drawn = np.zeros(n, dtype=np.int64)
     drawn[roots] = _head_offsets(spec, rng, run_bytes[roots])
-    limit = (spec.footprint_bytes - run_bytes) // spec.alignment_bytes * spec.alignment_bytes
-    head = np.minimum(drawn[parent] + shift, limit)
-    for heads, rb in chains:
-        h = head[number[heads]]
-        _nudge_clashes(spec, h, rb)
-        head[number[heads]] = h
-    return sizes, head[number[head_of]] + into
+    offsets = resolve_offsets(
+        is_write, seq, sizes, source, drawn, run_bytes, spec.footprint_bytes, spec.alignment_bytes
+    )
+    return sizes, offsets
 
 
 def _arrivals(spec: SyntheticSpec, rng: np.random.Generator, n: int) -> np.ndarray:

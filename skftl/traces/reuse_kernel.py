@@ -1,0 +1,76 @@
+"""The one sequential step of the locality generator (:mod:`skftl.traces.synthetic`), as a
+Numba kernel: claiming sources so that each request is copied at most once."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True)
+def claim_sources(
+    start: np.ndarray,
+    src_is_write: np.ndarray,
+    read_pos: np.ndarray,
+    write_pos: np.ndarray,
+    n: int,
+    max_steps: int,
+) -> np.ndarray:
+    """For each copying head, in trace order: ``start[h]`` indexes the latest request of its
+    source type at or before the drawn distance (in ``read_pos`` / ``write_pos``, trace
+    positions; -1: none). Step back over requests another head already copies (at most
+    ``max_steps``) and claim the first free one. Returns the claimed trace position per
+    head, -1 where none was free (that head takes a new address)."""
+    taken = np.zeros(n, dtype=np.bool_)
+    out = np.full(len(start), -1, dtype=np.int64)
+    for h in range(len(start)):
+        positions = write_pos if src_is_write[h] else read_pos
+        k = start[h]
+        steps = 0
+        while k >= 0 and taken[positions[k]] and steps < max_steps:
+            k -= 1
+            steps += 1
+        if k >= 0 and not taken[positions[k]]:
+            taken[positions[k]] = True
+            out[h] = positions[k]
+    return out
+
+
+@numba.njit(cache=True)
+def resolve_offsets(
+    is_write: np.ndarray,
+    seq: np.ndarray,
+    sizes: np.ndarray,
+    source: np.ndarray,
+    drawn: np.ndarray,
+    run_bytes: np.ndarray,
+    footprint: int,
+    alignment: int,
+) -> np.ndarray:
+    """Offsets in one pass in trace order: a sequential request continues its type's
+    previous request; a run head copies the offset of its ``source`` (an earlier request,
+    so already resolved; moved down if its run would pass the footprint's end) or takes
+    its ``drawn`` new offset. A head that would land exactly where its type's previous
+    request ended (and so count as sequential) moves by one alignment unit."""
+    n = len(sizes)
+    out = np.empty(n, dtype=np.int64)
+    last_end = np.full(2, -1, dtype=np.int64)
+    for r in range(n):
+        t = 1 if is_write[r] else 0
+        if seq[r]:
+            off = last_end[t]
+        else:
+            if source[r] >= 0:
+                limit = (footprint - run_bytes[r]) // alignment * alignment
+                off = min(out[source[r]], limit)
+            else:
+                off = drawn[r]
+            if off == last_end[t]:
+                off = (
+                    off + alignment
+                    if off + alignment + run_bytes[r] <= footprint
+                    else off - alignment
+                )
+        out[r] = off
+        last_end[t] = off + sizes[r]
+    return out
