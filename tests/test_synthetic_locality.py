@@ -163,3 +163,43 @@ def test_locality_draws_are_deterministic():
 def test_bad_locality_values_name_preset_and_field(kw, field):
     with pytest.raises(ConfigError, match=rf"loc: .*{field}"):
         base(**kw)
+
+
+def test_kernels_equal_their_python_and_keep_their_invariants():
+    from skftl.traces.reuse_kernel import claim_sources, resolve_offsets
+
+    rng = np.random.default_rng(11)
+    n = 400
+    is_write = rng.random(n) < 0.5
+    read_pos, write_pos = np.flatnonzero(~is_write), np.flatnonzero(is_write)
+    heads = np.sort(rng.choice(np.arange(1, n), 150, replace=False))
+    src_w = rng.random(150) < 0.5
+    target = heads - rng.integers(1, 30, 150)
+    start = np.where(
+        src_w,
+        np.searchsorted(write_pos, target, side="right") - 1,
+        np.searchsorted(read_pos, target, side="right") - 1,
+    )
+    got = claim_sources(start, src_w, read_pos, write_pos, n, 32)
+    assert np.array_equal(got, claim_sources.py_func(start, src_w, read_pos, write_pos, n, 32))
+    claimed = got[got >= 0]
+    assert len(np.unique(claimed)) == len(claimed)  # each request copied at most once
+    assert np.all(claimed <= target[got >= 0])  # at or before the drawn distance
+    assert np.array_equal(is_write[claimed], src_w[got >= 0])  # of the chosen type
+
+    seq = rng.random(n) < 0.3
+    seq[heads] = False
+    sizes = rng.integers(1, 9, n) * 512
+    source = np.full(n, -1)
+    source[heads[got >= 0]] = claimed
+    drawn = rng.integers(0, 1000, n) * 512
+    run_bytes = np.where(~seq, 8 * 512 * 10, 0)
+    args = (is_write, seq, sizes, source, drawn, run_bytes, 10**9, 512)
+    off = resolve_offsets(*args)
+    assert np.array_equal(off, resolve_offsets.py_func(*args))
+    copies = heads[got >= 0]
+    assert np.all(np.abs(off[copies] - off[claimed]) <= 512)  # copied (or nudged one unit)
+    for t in (False, True):  # a sequential request continues its type's previous one
+        idx = np.flatnonzero(is_write == t)
+        follow = seq[idx][1:]
+        assert np.array_equal(off[idx][1:][follow], (off[idx] + sizes[idx])[:-1][follow])
