@@ -143,3 +143,24 @@ def test_round_trip_on_a_real_trace(shared_traces):
         assert rows[key]["holds"], rows[key]
     assert len(table([trip])) == len(rows)
     assert summary([trip]).loc["tpcc", "held"] == f"{trip.held} of {len(rows)}"
+
+
+def test_paper_presets_cite_every_number_and_keep_table3():
+    from skftl.traces.paper_presets import PRESET_DIR, WORKLOADS
+    from skftl.traces.profile import spec_from_profile
+    from skftl.traces.stats import characterise
+
+    assert sorted(p.stem for p in PRESET_DIR.glob("*.yaml")) == sorted(w.name for w in WORKLOADS)
+    for work in WORKLOADS:
+        preset = load_preset(PRESET_DIR / f"{work.name}.yaml")
+        assert set(preset.provenance.citations) == set(preset.profile.model_fields)
+        assert preset.provenance.kind == ("paper" if work.table3 else "excerpt")
+        assert work.excerpt in preset.provenance.source
+    for name in ("Financial2", "WebSearch1"):  # the Table III calibration survives
+        work = next(w for w in WORKLOADS if w.name == name)
+        spec = spec_from_profile(load_preset(PRESET_DIR / f"{name}.yaml"), 5000, calibrate=0)
+        c = characterise(generate(spec, 5000, seed=0))
+        mean_kb, read_pct, seq_r, seq_w = work.table3
+        assert c["mean_size_kb"] == pytest.approx(mean_kb, rel=0.10)
+        assert c["read_pct"] == pytest.approx(read_pct, abs=0.05)
+        assert c["seq_read_pct"] == pytest.approx(seq_r, abs=0.05)
