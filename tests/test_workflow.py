@@ -99,7 +99,7 @@ def test_tiny_end_to_end(tmp_path: Path) -> None:
     assert "WebSearch1" in headline and "Financial1" in headline
     assert (tmp_path / "results/notebooks/traces.ipynb").is_file()
     pngs = sorted(p.name for p in (tmp_path / "figures/traces").glob("*.png"))
-    assert pngs == ["address_time.png", "read_write_mix.png", "size_cdf.png"]
+    assert pngs == ["address_time.png", "read_write_mix.png", "round_trip.png", "size_cdf.png"]
 
 
 @pytest.mark.slow

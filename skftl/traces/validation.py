@@ -21,6 +21,8 @@ from skftl.traces.profile import profile_trace, spec_from_profile
 from skftl.traces.requests import Requests
 from skftl.traces.synthetic import generate
 
+CURVES = ("reuse_distance_cdf_ks", "footprint_growth_ks")  # compare()'s KS rows
+
 
 @dataclass(frozen=True)
 class RoundTrip:
@@ -98,7 +100,10 @@ def table(results: Iterable[RoundTrip]) -> pd.DataFrame:
         for r in results
     ]
     cols = ["trace", "requests_used", "requests", "measure", "real", "synthetic", "distance"]
-    return pd.concat(frames, ignore_index=True)[[*cols, "holds"]]
+    out = pd.concat(frames, ignore_index=True)[[*cols, "holds"]]
+    curve = out["measure"].isin(CURVES)  # a curve row has only a distance (KS), no values
+    out.loc[curve, ["real", "synthetic"]] = np.nan
+    return out
 
 
 def summary(results: Iterable[RoundTrip]) -> pd.DataFrame:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -11,6 +12,9 @@ import xarray as xr
 from skftl.pipeline import SYNTHETIC_PREFIX
 from skftl.traces.requests import Requests
 from skftl.traces.stats import address_time_histogram, size_cdf
+
+if TYPE_CHECKING:
+    from skftl.traces.validation import RoundTrip
 
 
 def size_cdf_figure(reqs: Mapping[str, Requests]) -> plt.Figure:
@@ -73,6 +77,40 @@ def address_time_figure(reqs: Mapping[str, Requests], bins: int = 120) -> plt.Fi
         ax.set_ylabel("offset (GiB)", fontsize=7)
         ax.tick_params(labelsize=6)
     for ax in axes.flat[len(ids) :]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def round_trip_figure(results: Sequence[RoundTrip], ncol: int = 4) -> plt.Figure:
+    """Per trace, real beside synthetic (profile -> synthesise -> profile): the reuse-distance
+    CDF (log scale) and the footprint-growth curve (each scaled to end at 1), with the KS
+    distance of each pair in the panel title (target <= 0.1)."""
+    nrow = max(1, int(np.ceil(len(results) / ncol)))
+    fig, axes = plt.subplots(nrow, 2 * ncol, figsize=(2.6 * 2 * ncol, 2.4 * nrow), squeeze=False)
+    for i, r in enumerate(results):
+        ax_cdf, ax_fp = axes[i // ncol, 2 * (i % ncol)], axes[i // ncol, 2 * (i % ncol) + 1]
+        ks = {row["measure"]: row["distance"] for row in r.rows}
+        for data, style, label in (
+            (r.reuse_real, "-", "real"),
+            (r.reuse_synthetic, "--", "synthetic"),
+        ):
+            x = np.sort(data)
+            ax_cdf.step(
+                x, np.arange(1, len(x) + 1) / max(len(x), 1), style, where="post", label=label
+            )
+        for curve, style in ((r.growth_real, "-"), (r.growth_synthetic, "--")):
+            ax_fp.plot(np.linspace(0, 1, len(curve)), curve / max(curve[-1], 1), style)
+        ax_cdf.set_xscale("log")
+        ax_cdf.set_title(f"{r.name}\nreuse CDF, KS {ks['reuse_distance_cdf_ks']:.2f}", fontsize=7)
+        ax_fp.set_title(f"footprint growth, KS {ks['footprint_growth_ks']:.2f}", fontsize=7)
+        ax_cdf.set_xlabel("reuse distance (requests)", fontsize=6)
+        ax_fp.set_xlabel("share of requests", fontsize=6)
+        for ax in (ax_cdf, ax_fp):
+            ax.tick_params(labelsize=6)
+    if results:
+        axes[0, 0].legend(fontsize=6)
+    for ax in axes.flat[2 * len(results) :]:
         ax.axis("off")
     fig.tight_layout()
     return fig
