@@ -71,12 +71,15 @@ WORKLOADS = (
     PaperWorkload("msr_media", "msr_web_0_excerpt",
                   "no media-server (mds) volume is shared; web_0 is a volume of the same "
                   "MSR Cambridge data centre (stand-in, not the same workload)"),
-    PaperWorkload("nexus5_A", "pixel6a_slideshow_exec", _MOBILE + "media app in use",
+    PaperWorkload("nexus5_A", "pixel6a_telegram_precond",
+                  _MOBILE + "the paper calls A write-intensive; every shared Pixel 6a usage "
+                  "(_exec) trace is 75-92 % reads, so a social app's write trace",
                   notes="BNVM paper, experimental setup: music + Twitter, write-intensive"),
     PaperWorkload("nexus5_B", "pixel6a_slideshow_precond", _MOBILE + "bulk media writes",
                   notes="BNVM paper, experimental setup: writes of multiple copy operations"),
     PaperWorkload("nexus5_C", "pixel6a_genshin_impact_precond", _MOBILE + "large install",
-                  notes="BNVM paper, experimental setup: OS installation"),
+                  notes="BNVM paper, experimental setup: OS installation, reads and writes "
+                  "(the stand-in has writes only)"),
     PaperWorkload("nexus5_D", "pixel6a_cod_exec", _MOBILE + "app in use",
                   notes="BNVM paper, experimental setup: Facebook"),
     PaperWorkload("nexus5_E", "pixel6a_pubg_exec", _MOBILE + "app in use, map assets",
