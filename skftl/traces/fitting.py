@@ -37,7 +37,7 @@ _PAIRS = {  # spec field -> profile key of its start-page share (its starting va
     "write_after_read_fraction": "write_after_read_share",
     "rewrite_fraction": "rewrite_start_share",
 }
-STEP_GAIN = 1.5  # over-relaxation of the multiplicative step (copies of copies damp it)
+STEP_GAIN = 1.0  # exponent of the multiplicative step (above 1 overshoots)
 REQUIRED = (
     "name",
     "n_requests",
@@ -118,6 +118,25 @@ def burst_fit(cv: float, median_ratio: float) -> tuple[float, float]:
     return float(b[best]), float(g[best])
 
 
+def detruncated_levels(levels: list, quantiles: list, n: int) -> list[float]:
+    """The levels of a reuse-distance table whose draws, measured on an n-request trace,
+    have the given quantiles. A head at position p can only reuse at distances <= p (else it
+    takes a new address), so with heads spread evenly a distance d survives with
+    probability 1 - d/n: each segment between two knots gets its mass divided by that
+    survival (averaged over the segment, log-uniformly; floored at 1/20 so the last segment
+    stays finite). A closed form, so the table is not calibrated."""
+    lv, q = np.asarray(levels, dtype=float), np.asarray(quantiles, dtype=float)
+    mass = np.diff(lv)
+    survive = np.empty(len(mass))
+    for k in range(len(mass)):
+        d = np.geomspace(q[k], q[k + 1], 50)
+        survive[k] = np.mean(1.0 / np.maximum(1.0 - d / max(n, 1), 0.05))
+    mass = mass * survive
+    out = np.concatenate([[0.0], np.cumsum(mass) / mass.sum()])
+    out[-1] = 1.0
+    return out.tolist()
+
+
 def _slice_increments(growth: list | np.ndarray) -> np.ndarray:
     """New-footprint share gained in each of WEIGHT_SLICES equal time slices."""
     g = np.asarray(growth, dtype=float)
@@ -159,8 +178,14 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
     span = max(int(p["address_span_bytes"]), _space_floor(read, write, al))
     iops = _num(p["iops"], 100.0)
     b, g = burst_fit(_num(p["gap_cv"], 1.0), _num(p["gap_median_ratio"], np.log(2)))
-    quantiles = [max(float(q), 1.0) for q in p["reuse_distance_quantiles"]]
-    levels = [float(x) for x in p["reuse_distance_levels"]] if quantiles else []
+    quantiles = np.maximum.accumulate(
+        [max(float(q), 1.0) for q in p["reuse_distance_quantiles"]]
+    ).tolist()
+    levels = (
+        detruncated_levels(p["reuse_distance_levels"], quantiles, int(p["n_requests"]))
+        if quantiles
+        else []
+    )
     inc = _slice_increments(p["footprint_growth"])
     return SyntheticSpec(
         name=name,
@@ -176,7 +201,7 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         burst_gap_ns=g * 1e9 / iops,
         **{field: _num(p[key], 0.0) for field, key in _PAIRS.items()},
         reuse_distance_levels=tuple(levels),
-        reuse_distance_quantiles=tuple(np.maximum.accumulate(quantiles).tolist()),
+        reuse_distance_quantiles=tuple(quantiles),
         new_address_weights=tuple((inc / inc.mean()).tolist()) if inc.sum() > 0 else (),
         reuse_read_sizes=reuse_read,
         reuse_write_sizes=reuse_write,
@@ -206,13 +231,6 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
         if total > 1:
             shares[a], shares[b] = shares[a] / total, shares[b] / total
     changes: dict[str, Any] = {k: float(np.clip(v, 0.0, 1.0)) for k, v in shares.items()}
-    q_t, q_g = p["reuse_distance_quantiles"], got["reuse_distance_quantiles"]
-    if spec.reuse_distance_quantiles and len(q_t) == len(q_g) == len(spec.reuse_distance_levels):
-        q = np.asarray(spec.reuse_distance_quantiles) * [
-            _ratio(t, g) for t, g in zip(q_t, q_g, strict=True)
-        ]
-        q = np.clip(q, 1.0, max(float(p["n_requests"]), 1.0))
-        changes["reuse_distance_quantiles"] = tuple(np.maximum.accumulate(q).tolist())
     if spec.new_address_weights:
         inc_t, inc_g = (
             _slice_increments(p["footprint_growth"]),

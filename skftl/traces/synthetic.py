@@ -381,15 +381,14 @@ def _chain_offsets(
     return head[run] + _bytes_into_run(sizes, seq, run)
 
 
-def _reuse_distances(spec: SyntheticSpec, rng: np.random.Generator, pos: np.ndarray) -> np.ndarray:
-    """Per run head at trace position ``pos``, a reuse distance (requests, 1..pos) from the
-    spec's log-linear inverse CDF, truncated to the history the head has (as in a real
-    trace, where no distance exceeds the position)."""
-    levels = np.asarray(spec.reuse_distance_levels or (0.0, 1.0))
-    log_q = np.log(np.asarray(spec.reuse_distance_quantiles or (1.0, 1000.0)))
-    reach = np.interp(np.log(np.maximum(pos, 1)), log_q, levels)  # CDF at the position
-    d = np.exp(np.interp(rng.random(len(pos)) * reach, levels, log_q))
-    return np.clip(np.rint(d).astype(np.int64), 1, np.maximum(pos, 1))
+def _reuse_distances(spec: SyntheticSpec, rng: np.random.Generator, m: int) -> np.ndarray:
+    """m reuse distances (requests, >= 1) from the spec's log-linear inverse CDF. A head
+    with less history than its distance takes a new address (so, as in a real trace, early
+    requests reuse less, and the distances measured are the table's below the position)."""
+    levels = spec.reuse_distance_levels or (0.0, 1.0)
+    log_q = np.log(spec.reuse_distance_quantiles or (1.0, 1000.0))
+    d = np.exp(np.interp(rng.random(m), levels, log_q))
+    return np.maximum(np.rint(d).astype(np.int64), 1)
 
 
 def _new_share_by_slice(q: float, weights: np.ndarray, heads: np.ndarray) -> np.ndarray:
@@ -457,7 +456,7 @@ def _sources(
     from skftl.traces.reuse_kernel import claim_sources  # Numba only when locality is on
 
     want = np.flatnonzero(choice > 0)
-    target = pos[want] - _reuse_distances(spec, rng, pos[want])
+    target = pos[want] - _reuse_distances(spec, rng, len(want))
     src_w = choice[want] == 2
     read_pos, write_pos = np.flatnonzero(~is_write), np.flatnonzero(is_write)
     k = np.where(
