@@ -74,3 +74,20 @@ def resolve_offsets(
         out[r] = off
         last_end[t] = off + sizes[r]
     return out
+
+
+@numba.njit(cache=True)
+def reuse_choice(
+    u: np.ndarray, is_write: np.ndarray, slice_of: np.ndarray, first: np.ndarray, both: np.ndarray
+) -> np.ndarray:
+    """Per run head: 0 new address, 1 copy a read, 2 copy a write, from its uniform draw
+    ``u`` and the probabilities of its [type, time slice]: ``first`` (copy a read) and
+    ``both`` (copy either)."""
+    out = np.zeros(len(u), dtype=np.int64)
+    for h in range(len(u)):
+        t = 1 if is_write[h] else 0
+        if u[h] < first[t, slice_of[h]]:
+            out[h] = 1
+        elif u[h] < both[t, slice_of[h]]:
+            out[h] = 2
+    return out

@@ -414,9 +414,10 @@ def _reuse_choice(
     """Per run head (trace position ``pos``, type ``is_w``): 0 new address, 1 reuse of a
     read's start, 2 of a write's. Each type's shares are the spec's on average over the
     trace; ``new_address_weights`` shift the new addresses between time slices."""
+    from skftl.traces.reuse_kernel import reuse_choice  # Numba only when locality is on
+
     w = np.asarray(spec.new_address_weights or (1.0,), dtype=np.float64)
     k = pos * len(w) // max(n, 1)  # time slice of each head
-    t = is_w.astype(np.int64)
     shares = np.array(  # [type, source]: read then write
         [
             [spec.reread_fraction, spec.read_after_write_fraction],
@@ -424,17 +425,15 @@ def _reuse_choice(
         ]
     )
     reuse = shares.sum(axis=1)
-    heads = np.bincount(t * len(w) + k, minlength=2 * len(w)).reshape(2, len(w))
+    heads = np.bincount(is_w * len(w) + k, minlength=2 * len(w)).reshape(2, len(w))
     # per [type, slice]: the scale turning the shares into this slice's reuse probabilities
     scale = np.zeros((2, len(w)))
     for i in (0, 1):
         if reuse[i] > 0:
             p_new = _new_share_by_slice(1.0 - reuse[i], w, heads[i].astype(np.float64))
             scale[i] = (1.0 - p_new) / reuse[i]
-    s = scale[t, k]
-    u = rng.random(len(pos))
-    first = shares[t, 0] * s
-    return np.where(u < first, 1, np.where(u < first + shares[t, 1] * s, 2, 0))
+    first = shares[:, :1] * scale
+    return reuse_choice(rng.random(len(pos)), is_w, k, first, first + shares[:, 1:] * scale)
 
 
 _SOURCE_STEPS = 32
