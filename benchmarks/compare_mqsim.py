@@ -100,8 +100,8 @@ def uniform(n: int, every_us: int, seed: int) -> Requests:
     )
 
 
-def workloads(n: int, seed: int) -> dict[str, Requests]:
-    real = load_trace("msr_web_0_excerpt")
+def workloads(n: int, seed: int, trace_dirs: list[str] | None) -> dict[str, Requests]:
+    real = load_trace("msr_web_0_excerpt", trace_dirs=trace_dirs)
     return {
         "uniform_40us": uniform(n, 40, seed),
         "uniform_10us": uniform(n, 10, seed),
@@ -304,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         help="simulators of the aged set-up (MQSim's preconditioning takes minutes per run)",
     )
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--trace-dir", action="append", help="where msr_web_0_excerpt is found")
     ap.add_argument("--out", type=Path, default=Path("/tmp/compare_mqsim"))
     args = ap.parse_args(argv)
     if args.mqsim is None or not args.mqsim.is_file() or not os.access(args.mqsim, os.X_OK):
@@ -318,14 +319,14 @@ def main(argv: list[str] | None = None) -> int:
     chosen = args.workloads.split(",")
     traces, fits_aged = {}, {}
     aged_logical = 8 * 4 * 2 * 2 * args.aged_blocks * 256 * 8192 * 0.93  # mqsim preset
-    for name, req in workloads(args.requests, args.seed).items():
+    for name, req in workloads(args.requests, args.seed, args.trace_dir).items():
         if name in chosen:
             traces[name] = args.out / f"{name}.trace"
             write_mqsim(req, traces[name])
             fits_aged[name] = int((req.offset_bytes + req.size_bytes).max()) <= aged_logical
     rows = []
-    for name, trace in traces.items():
-        for setup in args.setups.split(","):
+    for setup in args.setups.split(","):  # every fresh run first: the aged ones are slow
+        for name, trace in traces.items():
             if setup == "aged" and not fits_aged[name]:
                 print(f"{name}: addresses beyond the aged device's logical space; fresh only")
                 continue
