@@ -1,14 +1,21 @@
 """Throughput and memory of the page-mapped FTL kernel (skftl.nand).
 
-Run: PYTHONPATH=. python benchmarks/bench_ftl.py [--mode all|steady|mqsim|1tb]
+Run: PYTHONPATH=. python benchmarks/bench_ftl.py [--mode all|whole|steady|mqsim|1tb]
 
+* ``whole``: the whole process, as researchers time peer simulators: the issue #20 trace
+  (``--requests``, default 1 M, of 4 KiB, 70 % writes, uniform over 16 GiB, one every 10 us,
+  seeded) is generated once into ``--trace-dir`` as an MQSim-format text trace, then
+  ``python -m skftl replay <trace> --format mqsim --preset mqsim`` runs as a child process:
+  once to warm the Numba and trace caches (not timed), then ``--repeats`` timed runs. Prints
+  each run's wall time, CPU time (user + sys of the child) and peak RSS of the child, and the
+  replay's own phase split (start-up, trace load, kernel load, allocation, replay; ``--json``).
 * ``steady``: uniform random 4 KB writes on a full 64 GiB device (4 KB pages, 256 pages
   per block, 8 channels x 4 chips) with 7 % spare factor: filled, then overwritten
   ``--warmup`` times its logical size to reach GC steady state, then timed over
   ``--passes`` more. Prints flash page operations per second (host writes + GC copies),
   host requests per second, WAF and peak memory.
-* ``mqsim``: the workload MQSim was timed on (1 M requests of 4 KB, 70 % writes, uniform
-  random over 16 GiB, one every 10 us, seeded) on 64 GiB of 8 channels x 8 chips (MQSim's
+* ``mqsim`` (kernel only): the issue #20 workload (1 M requests of 4 KB, 70 % writes,
+  uniform random over 16 GiB, one every 10 us, seeded) on 64 GiB of 8 channels x 8 chips (MQSim's
   4 chips x 2 dies), after preconditioning the 16 GiB with one sequential write pass
   (timed separately). Kernel-only figures: no ratio against another simulator's constant;
   peers are compared as whole processes, side by side.
@@ -21,10 +28,14 @@ Run: PYTHONPATH=. python benchmarks/bench_ftl.py [--mode all|steady|mqsim|1tb]
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -99,17 +110,68 @@ def steady(args: argparse.Namespace) -> None:
     print(f"  FTL state {state_gb(ftl):.2f} GB, peak RSS {peak_rss_gb():.2f} GB")
 
 
-def mqsim(args: argparse.Namespace) -> None:
-    n = 1_000_000
-    rng = np.random.default_rng(args.seed)
+def issue_trace(n: int, seed: int) -> Requests:
+    """The issue #20 trace: ``n`` requests of 4 KiB, 70 % writes, uniform over 16 GiB, one
+    every 10 us."""
+    rng = np.random.default_rng(seed)
     span_pages = 16 * GIB // 4096
-    reqs = Requests(
+    return Requests(
         time_ns=np.arange(n, dtype=np.int64) * 10_000,
         offset_bytes=rng.integers(0, span_pages, n) * 4096,
         size_bytes=np.full(n, 4096),
         is_write=rng.random(n) < 0.7,
         meta=TraceMeta(name="mqsim_uniform_70w", format="synthetic", synthetic=True),
     )
+
+
+def timed_child(cmd: list[str]) -> tuple[float, float, float]:
+    """(wall s, user + sys CPU s, peak RSS GiB) of one child process (its own rusage,
+    from wait4, not the running maximum over all children)."""
+    w = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, ru = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - w
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise subprocess.CalledProcessError(proc.returncode, cmd)
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss * 1024 / 2**30  # Linux: KiB
+
+
+def whole(args: argparse.Namespace) -> None:
+    from skftl.traces import write_mqsim
+
+    folder = Path(args.trace_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    trace = folder / f"uniform70w_{args.requests}_{args.seed}.trace"
+    if not trace.exists():  # written once; later runs reuse it (and its columnar cache)
+        tmp = trace.with_suffix(".part")
+        write_mqsim(issue_trace(args.requests, args.seed), tmp)
+        tmp.replace(trace)
+    summary = folder / "summary.json"
+    cmd = [sys.executable, "-m", "skftl", "--cache-dir", str(folder / "cache"), "replay",
+           str(trace), "--format", "mqsim", "--preset", "mqsim",
+           "--json", str(summary)]  # fmt: skip
+    timed_child(cmd)  # warm the Numba cache and the trace cache
+    print(
+        f"whole process: `skftl replay` of {args.requests:,} x 4 KiB, 70 % writes, uniform over "
+        f"16 GiB, every 10 us, on preset mqsim (fresh device; trace and Numba caches warm)"
+    )
+    for run in range(args.repeats):
+        wall, cpu, rss = timed_child(cmd)
+        s = json.loads(summary.read_text())
+        split = ", ".join(f"{k[:-2]} {v:.2f}" for k, v in s.items() if k.endswith("_s"))
+        print(f"  run {run + 1}: wall {wall:.2f} s, CPU {cpu:.2f} s, peak RSS {rss:.2f} GiB "
+              f"(phases, s: {split})")  # fmt: skip
+    print(
+        f"  read latency mean {s['read_latency_mean_us']:.1f} us, write "
+        f"{s['write_latency_mean_us']:.1f} us; GC copies {s['gc_copies']:,}"
+    )
+
+
+def mqsim(args: argparse.Namespace) -> None:
+    n = 1_000_000
+    reqs = issue_trace(n, args.seed)
+    span_pages = 16 * GIB // 4096
     # MQSim's default SSD has 8 channels x 4 chips x 2 dies: 64 units that each run one
     # operation at a time, which is what a "chip" is here (planes are not modelled)
     ftl = device(64, chips_per_channel=8)
@@ -150,7 +212,7 @@ def one_tb(args: argparse.Namespace) -> None:
     )
 
 
-MODES = {"steady": steady, "mqsim": mqsim, "1tb": one_tb}
+MODES = {"whole": whole, "steady": steady, "mqsim": mqsim, "1tb": one_tb}
 
 
 def main() -> None:
@@ -162,6 +224,13 @@ def main() -> None:
     ap.add_argument("--passes", type=float, default=1.0, help="steady: timed passes")
     ap.add_argument("--tb-writes", type=int, default=20_000_000)
     ap.add_argument("--seed", type=int, default=20261121)
+    ap.add_argument("--requests", type=int, default=1_000_000, help="whole: trace length")
+    ap.add_argument("--repeats", type=int, default=3, help="whole: timed runs")
+    ap.add_argument(
+        "--trace-dir",
+        default=os.path.join(tempfile.gettempdir(), "skftl_bench_ftl"),
+        help="whole: where the trace and its cache are kept between runs",
+    )
     args = ap.parse_args()
     if args.mode != "all":
         MODES[args.mode](args)

@@ -59,3 +59,6 @@ def test_a_whole_replay_is_light(tmp_path):
     assert summary["requests"] == n
     assert summary["host_writes"] == int(reqs.is_write.sum())  # 4 KiB in 16 KiB pages: 1 each
     assert summary["read_latency_mean_us"] > 0  # preconditioned: every read goes to flash
+    # the phase split benchmarks/bench_ftl.py prints: start-up measured from process start
+    phases = ("startup_s", "load_trace_s", "kernel_load_s", "allocate_s", "replay_s")
+    assert all(summary[k] >= 0 for k in phases) and summary["startup_s"] > 0
