@@ -205,9 +205,14 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         new_address_weights=tuple((inc / inc.mean()).tolist()) if inc.sum() > 0 else (),
         reuse_read_sizes=reuse_read,
         reuse_write_sizes=reuse_write,
+        reuse_single_run_share=_share_or_none(p.get("reuse_single_run_share")),
         n_requests=n,
         source=f"spec_like({p['name']})",
     )
+
+
+def _share_or_none(x: Any) -> float | None:
+    return float(x) if x is not None and np.isfinite(float(x)) else None
 
 
 def _ratio(target: float, got: float) -> float:

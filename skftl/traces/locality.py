@@ -134,6 +134,19 @@ def _pair_shares(requests: Requests, prev: np.ndarray, seq: np.ndarray) -> dict[
     return out
 
 
+def single_runs(is_write: np.ndarray, seq: np.ndarray) -> np.ndarray:
+    """Per request: it starts a run of one request (it is not sequential, and the next
+    request of its type, if any, is not sequential either)."""
+    out = np.zeros(len(seq), dtype=np.bool_)
+    for t in (False, True):
+        idx = np.flatnonzero(is_write == t)
+        s = seq[idx]
+        nxt = np.zeros(len(idx), dtype=np.bool_)
+        nxt[:-1] = s[1:]
+        out[idx] = ~s & ~nxt
+    return out
+
+
 def _mean_kb(sizes: np.ndarray) -> float:
     return float(sizes.mean() / 1024) if len(sizes) else float("nan")
 
@@ -178,6 +191,7 @@ def profile(requests: Requests, page_size: int = 4096) -> dict:
     read_sizes, read_probs = _size_histogram(requests.size_bytes[~w])
     write_sizes, write_probs = _size_histogram(requests.size_bytes[w])
     again = (prev >= 0) & ~seq  # non-sequential requests at a reused start page
+    single = single_runs(w, seq)
     reuse_read_sizes, reuse_read_probs = _size_histogram(requests.size_bytes[again & ~w])
     reuse_write_sizes, reuse_write_probs = _size_histogram(requests.size_bytes[again & w])
     offsets = requests.offset_bytes
@@ -202,6 +216,8 @@ def profile(requests: Requests, page_size: int = 4096) -> dict:
         "reuse_read_size_probs": reuse_read_probs,
         "reuse_write_sizes": reuse_write_sizes,
         "reuse_write_size_probs": reuse_write_probs,
+        "single_run_share": float(single[~seq].mean()),
+        "reuse_single_run_share": float(single[again].mean()) if again.any() else nan,
         "mean_reuse_read_size_kb": _mean_kb(requests.size_bytes[again & ~w]),
         "mean_reuse_write_size_kb": _mean_kb(requests.size_bytes[again & w]),
         "alignment_bytes": int(alignment),

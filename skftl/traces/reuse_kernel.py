@@ -78,16 +78,21 @@ def resolve_offsets(
 
 @numba.njit(cache=True)
 def reuse_choice(
-    u: np.ndarray, is_write: np.ndarray, slice_of: np.ndarray, first: np.ndarray, both: np.ndarray
+    u: np.ndarray,
+    is_write: np.ndarray,
+    slice_of: np.ndarray,
+    first: np.ndarray,
+    both: np.ndarray,
+    factor: np.ndarray,
 ) -> np.ndarray:
     """Per run head: 0 new address, 1 copy a read, 2 copy a write, from its uniform draw
     ``u`` and the probabilities of its [type, time slice]: ``first`` (copy a read) and
-    ``both`` (copy either)."""
+    ``both`` (copy either), each times the head's ``factor``."""
     out = np.zeros(len(u), dtype=np.int64)
     for h in range(len(u)):
         t = 1 if is_write[h] else 0
-        if u[h] < first[t, slice_of[h]]:
+        if u[h] < first[t, slice_of[h]] * factor[h]:
             out[h] = 1
-        elif u[h] < both[t, slice_of[h]]:
+        elif u[h] < both[t, slice_of[h]] * factor[h]:
             out[h] = 2
     return out

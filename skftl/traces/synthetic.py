@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from skftl.errors import ConfigError
+from skftl.traces.locality import single_runs
 from skftl.traces.requests import SECTOR, Requests, TraceMeta
 
 KB = 1024
@@ -178,6 +179,9 @@ class SyntheticSpec:
     # Sizes of the non-sequential requests that reuse an address (None: the type's sizes).
     reuse_read_sizes: SizeDist | None = None
     reuse_write_sizes: SizeDist | None = None
+    # Share of the reusing requests that start a run of one request (None: no preference;
+    # a reused address is then as often continued sequentially as a new one).
+    reuse_single_run_share: float | None = None
     n_requests: int = DEFAULT_N_REQUESTS
     source: str = "assumption"
     notes: str = ""
@@ -221,6 +225,9 @@ class SyntheticSpec:
                     f"{getattr(self, a)} + {getattr(self, b)}"
                 )
         self._check_reuse_table()
+        x = self.reuse_single_run_share
+        if x is not None and not 0.0 <= x <= 1.0:
+            raise ConfigError(f"{self.name}: reuse_single_run_share must be in [0, 1], got {x}")
         w = self.new_address_weights
         if w and (min(w) < 0 or not np.isfinite(w).all() or sum(w) <= 0):
             raise ConfigError(f"{self.name}: new_address_weights must be >= 0, sum > 0, got {w}")
@@ -408,8 +415,30 @@ def _new_share_by_slice(q: float, weights: np.ndarray, heads: np.ndarray) -> np.
     return np.minimum(1.0, q * 0.5 * (lo + hi) * weights)
 
 
+def _single_run_factor(spec: SyntheticSpec, is_w: np.ndarray, single: np.ndarray) -> np.ndarray:
+    """Per run head, the factor on its reuse probability that makes the share of single
+    runs among the reusing heads ``spec.reuse_single_run_share`` (per type, keeping the
+    type's reuse share)."""
+    factor = np.ones(len(is_w))
+    x = spec.reuse_single_run_share
+    if x is None:
+        return factor
+    for t in (False, True):
+        mine = is_w == t
+        total, n_single = int(mine.sum()), int((mine & single).sum())
+        if 0 < n_single < total:
+            factor[mine & single] = x * total / n_single
+            factor[mine & ~single] = (1.0 - x) * total / (total - n_single)
+    return factor
+
+
 def _reuse_choice(
-    spec: SyntheticSpec, rng: np.random.Generator, pos: np.ndarray, is_w: np.ndarray, n: int
+    spec: SyntheticSpec,
+    rng: np.random.Generator,
+    pos: np.ndarray,
+    is_w: np.ndarray,
+    single: np.ndarray,
+    n: int,
 ) -> np.ndarray:
     """Per run head (trace position ``pos``, type ``is_w``): 0 new address, 1 reuse of a
     read's start, 2 of a write's. Each type's shares are the spec's on average over the
@@ -433,7 +462,8 @@ def _reuse_choice(
             p_new = _new_share_by_slice(1.0 - reuse[i], w, heads[i].astype(np.float64))
             scale[i] = (1.0 - p_new) / reuse[i]
     first = shares[:, :1] * scale
-    return reuse_choice(rng.random(len(pos)), is_w, k, first, first + shares[:, 1:] * scale)
+    factor = _single_run_factor(spec, is_w, single)
+    return reuse_choice(rng.random(len(pos)), is_w, k, first, first + shares[:, 1:] * scale, factor)
 
 
 _SOURCE_STEPS = 32
@@ -486,7 +516,11 @@ def _located_offsets(
             seq[idx] = _seq_mask(rng, len(idx), fraction)
     pos = np.flatnonzero(~seq)  # run heads in trace order
     copier, src = _sources(
-        spec, rng, pos, _reuse_choice(spec, rng, pos, is_write[pos], n), is_write
+        spec,
+        rng,
+        pos,
+        _reuse_choice(spec, rng, pos, is_write[pos], single_runs(is_write, seq)[pos], n),
+        is_write,
     )
     sizes = np.empty(n, dtype=np.int64)
     reusing = np.zeros(n, dtype=np.bool_)
