@@ -3,6 +3,7 @@ off means bit-identical, bad values are clear errors."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from pathlib import Path
 
@@ -263,3 +264,12 @@ def test_spec_like_bad_profile_is_a_clear_error():
         spec_like({k: v for k, v in p.items() if k != "gap_cv"})
     with pytest.raises(ConfigError, match="n_requests must be >= 1, got 0"):
         spec_like(p, 0)
+
+
+def test_reuse_single_run_share_set_is_measured():
+    spec = base(read_fraction=0.0, rewrite_fraction=0.4, seq_write_fraction=0.3)
+    spec = dataclasses.replace(spec, reuse_single_run_share=0.9)
+    got = profile(generate(spec, N, seed=12))
+    assert got["single_run_share"] < 0.8  # without the preference it would be this low
+    assert got["reuse_single_run_share"] == pytest.approx(0.9, abs=0.03)
+    assert got["rewrite_start_share"] == pytest.approx(0.4, abs=0.03)  # the share is kept
