@@ -171,6 +171,7 @@ def timed(cmd: list[str], log: Path, env: dict | None = None) -> dict[str, float
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             env=env,
+            cwd=log.parent,  # not the repository: `python -m` would import its skftl first
             check=True,
         )
     t = tv.read_text()
@@ -252,7 +253,8 @@ def run_skftl(trace: Path, setup: str, args, work: Path) -> dict:
     name = f"{trace.stem}_{setup}"
     summary = work / f"{name}_skftl.json"
     cmd = skftl_command(trace, setup, args, work, summary)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)  # compile, cache the trace
+    # untimed: compile, cache the trace
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=work)
     row = timed(cmd, work / f"{name}_skftl.log")
     s = json.loads(summary.read_text())
     row["requests"] = s["requests"]
