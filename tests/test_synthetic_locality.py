@@ -224,17 +224,22 @@ TABLE_III = {
 @pytest.mark.parametrize(
     ("path", "held"),
     [
-        (
+        (  # reuse_share is not required: 29 of 6,999 requests reuse, 10 % is 3 requests
             "mqsim_bundled/tpcc-small.trace.gz",
             TABLE_III
             | {
-                "reuse_share",
                 "footprint_pages",
                 "footprint_half_share",
                 "top_decile_access_share",
                 "gap_cv",
                 "footprint_growth_ks",
             },
+        ),
+        (
+            "msr_cambridge/web_1.csv.gz",  # the web_0 volume: what SK-FTL's savings act on
+            TABLE_III
+            | {"reuse_share", "median_reuse_distance", "rewrite_share", "footprint_pages"}
+            | {"gap_cv", "reuse_distance_cdf_ks"},
         ),
         (
             "msr_derived_heimdall/msr.cut.per_10k.rw_20_80.105.trace.gz",
@@ -273,3 +278,21 @@ def test_reuse_single_run_share_set_is_measured():
     assert got["single_run_share"] < 0.8  # without the preference it would be this low
     assert got["reuse_single_run_share"] == pytest.approx(0.9, abs=0.03)
     assert got["rewrite_start_share"] == pytest.approx(0.4, abs=0.03)  # the share is kept
+
+
+def test_copy_size_share_set_is_measured():
+    from skftl.traces.locality import _previous_same_start
+
+    spec = base(
+        read_fraction=0.0,
+        rewrite_fraction=0.5,
+        write_sizes=SizeDist.discrete({8: 0.5, 128: 0.5}),
+        reuse_write_sizes=SizeDist.discrete({8: 0.5, 128: 0.5}),
+        copy_size_share=0.6,
+    )
+    req = generate(spec, N, seed=13)
+    prev = _previous_same_start(req, P)
+    again = prev >= 0
+    same = (req.size_bytes[again] == req.size_bytes[prev[again]]).mean()
+    # copied sizes are equal; the others are equal by chance half the time (two sizes)
+    assert same == pytest.approx(0.6 + 0.4 * 0.5, abs=0.03)

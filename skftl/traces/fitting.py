@@ -206,6 +206,7 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         reuse_read_sizes=reuse_read,
         reuse_write_sizes=reuse_write,
         reuse_single_run_share=_share_or_none(p.get("reuse_single_run_share")),
+        copy_size_share=0.5,
         n_requests=n,
         source=f"spec_like({p['name']})",
     )
@@ -246,6 +247,16 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
         ]
         if w.sum() > 0:
             changes["new_address_weights"] = tuple((w / w.mean()).tolist())
+    # page rewrites follow how often a rewrite takes its source's size; the fresh sizes are
+    # re-tilted so each type's mean size holds
+    changes["copy_size_share"] = float(
+        np.clip(spec.copy_size_share * _ratio(p["rewrite_share"], got["rewrite_share"]), 0, 1)
+    )
+    for field, key in (("read_sizes", "mean_read_size_kb"), ("write_sizes", "mean_write_size_kb")):
+        dist = getattr(spec, field)
+        mean = dist.mean_bytes * _ratio(p[key], got[key])
+        if min(dist.sizes) < mean < max(dist.sizes):
+            changes[field] = dist.tilted_to_mean(mean)
     # the address space new addresses are drawn from: a larger one collides less, so the
     # footprint grows (sub-linearly: hence the squared ratio)
     floor = _space_floor(spec.read_sizes, spec.write_sizes, spec.alignment_bytes)

@@ -96,3 +96,14 @@ def reuse_choice(
         elif u[h] < both[t, slice_of[h]] * factor[h]:
             out[h] = 2
     return out
+
+
+@numba.njit(cache=True)
+def copy_sizes(sizes: np.ndarray, source: np.ndarray) -> np.ndarray:
+    """``sizes`` with each request that has a ``source`` (an earlier request, -1: none)
+    taking that source's size, in trace order (so a copy of a copy gets the original's)."""
+    out = sizes.copy()
+    for r in range(len(out)):
+        if source[r] >= 0:
+            out[r] = out[source[r]]
+    return out

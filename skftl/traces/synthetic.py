@@ -182,6 +182,9 @@ class SyntheticSpec:
     # Share of the reusing requests that start a run of one request (None: no preference;
     # a reused address is then as often continued sequentially as a new one).
     reuse_single_run_share: float | None = None
+    # This share of the requests that copy one of their own type take its size too (a
+    # rewrite of the same block range) instead of a size from the reuse size distribution.
+    copy_size_share: float = 0.0
     n_requests: int = DEFAULT_N_REQUESTS
     source: str = "assumption"
     notes: str = ""
@@ -198,6 +201,7 @@ class SyntheticSpec:
             "read_after_write_fraction",
             "write_after_read_fraction",
             "rewrite_fraction",
+            "copy_size_share",
         ):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
@@ -506,7 +510,7 @@ def _located_offsets(
     size from the reuse size distribution, when the spec has one). The draws are
     vectorised; the offsets resolve in one sequential pass (a Numba kernel, O(n)), since a
     copy's source always precedes it."""
-    from skftl.traces.reuse_kernel import resolve_offsets  # Numba only when locality is on
+    from skftl.traces.reuse_kernel import copy_sizes, resolve_offsets  # Numba: locality on
 
     n = len(is_write)
     seq = np.zeros(n, dtype=np.bool_)
@@ -534,6 +538,12 @@ def _located_offsets(
         sizes[fresh] = dist.sample(rng, int(np.count_nonzero(fresh)))
         if again is not None:
             sizes[mine & reusing] = again.sample(rng, int(np.count_nonzero(mine & reusing)))
+    if spec.copy_size_share > 0:
+        source = np.full(n, -1, dtype=np.int64)
+        same = is_write[src] == is_write[pos[copier]]
+        same &= rng.random(len(src)) < spec.copy_size_share
+        source[pos[copier][same]] = src[same]
+        sizes = copy_sizes(sizes, source)
     run_bytes = np.zeros(n, dtype=np.int64)  # per run head
     for w in (False, True):
         idx = np.flatnonzero(is_write == w)
