@@ -3,7 +3,8 @@
 Run: PYTHONPATH=. python benchmarks/bench_synthetic.py [--n 10000000] [--preset msr_web]
 [--locality]. Prints requests generated per second, characterised per second, and peak
 memory. ``--locality`` turns every temporal-locality parameter of issue #19 on (the shares
-and distances of the web_0 excerpt, new-address weights, reuse sizes).
+and distances of the web_0 excerpt, new-address weights, reuse sizes, single-run preference,
+copied sizes).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ LOCALITY_ON = dict(
     reuse_distance_levels=(0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 1.0),
     reuse_distance_quantiles=(1.0, 1.0, 2.0, 8.0, 59.0, 796.0, 7944.0, 34692.0, 99877.0),
     new_address_weights=(0.3, 0.6, 1.0, 1.4, 1.7),
+    reuse_single_run_share=0.9,
+    copy_size_share=0.5,
 )
 
 
