@@ -35,8 +35,7 @@ def test_cli_import_and_replay_parser_are_light():
     assert _heavy_imported(code) == []
 
 
-def test_a_whole_replay_is_light(tmp_path):
-    n = 2000
+def _trace(tmp_path, n=2000):
     rng = np.random.default_rng(5)
     reqs = Requests(
         time_ns=np.arange(n, dtype=np.int64) * 10_000,
@@ -47,6 +46,12 @@ def test_a_whole_replay_is_light(tmp_path):
     )
     trace = tmp_path / "t.mqsim"
     write_mqsim(reqs, trace)
+    return reqs, trace
+
+
+def test_a_whole_replay_is_light(tmp_path):
+    n = 2000
+    reqs, trace = _trace(tmp_path, n)
     out = tmp_path / "s.json"
     code = (
         "import skftl.cli\n"
@@ -62,3 +67,31 @@ def test_a_whole_replay_is_light(tmp_path):
     # the phase split benchmarks/bench_ftl.py prints: start-up measured from process start
     phases = ("startup_s", "load_trace_s", "kernel_load_s", "allocate_s", "replay_s")
     assert all(summary[k] >= 0 for k in phases) and summary["startup_s"] > 0
+
+
+def test_the_replay_program_exits_cleanly_with_its_summary(tmp_path):
+    # `python -m skftl replay` skips the interpreter's finalisation: nothing may be lost
+    _, trace = _trace(tmp_path, 500)
+    out = tmp_path / "s.json"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "skftl",
+            "--cache-dir",
+            str(tmp_path / "c"),
+            "replay",
+            str(trace),
+            "--format",
+            "mqsim",
+            "--preset",
+            "mtpm",
+            "--json",
+            str(out),
+        ],  # fmt: skip
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1].startswith("replay_s: ")  # stdout flushed to the end
+    assert json.loads(out.read_text())["requests"] == 500
