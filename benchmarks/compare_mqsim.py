@@ -31,7 +31,9 @@ percentiles. ``--instrument`` builds a copy of the MQSim source (next to the bin
 added line in each IO_Flow_Base::*_consume_io_request that, when the environment variable
 MQSIM_LATENCY_LOG names a file, appends "is_read end_to_end_delay_ns" per request (nothing
 else changes). Without it the per-direction columns of MQSim stay empty and the flow's
-mean (``mean_all_us``) is reported.
+mean (``mean_all_us``) is reported. The same copy fixes one stale variable in
+FTL::Perform_precondition without which MQSim aborts preconditioning any trace-based flow
+("Unhandled address distribution type"): the aged set-up needs ``--instrument``.
 """
 
 from __future__ import annotations
@@ -76,6 +78,11 @@ LOG_LINE = (
     ' if (FILE* f = mqsim_latency_log()) std::fprintf(f, "%d %lld\\n", '
     "request->Type == Host_IO_Request_Type::READ ? 1 : 0, (long long)request_delay);"
 )
+# FTL::Perform_precondition reads the trace's address distribution into decision_dist_type
+# before step 1-3 classifies it, so a trace flow hits "Unhandled address distribution type"
+# (the field is never set before): re-read it once classified
+STEP_1_4 = "//Step 1-4: If both read and write LPAs are not enough"
+PRECONDITION_FIX = "decision_dist_type = stat->Address_distribution_type;\n\t\t\t\t"
 LOG_HELPER = """#include <cstdio>
 #include <cstdlib>
 static FILE* mqsim_latency_log()
@@ -110,8 +117,9 @@ def workloads(n: int, seed: int, trace_dirs: list[str] | None) -> dict[str, Requ
 
 
 def instrument(binary: Path, work: Path) -> Path:
-    """A copy of MQSim's source tree (the binary's directory) with the latency log, built
-    incrementally from the copied objects; returns the new binary."""
+    """A copy of MQSim's source tree (the binary's directory) with the latency log and the
+    trace-preconditioning fix, built incrementally from the copied objects; returns the new
+    binary."""
     src = binary.parent
     dst = work / "mqsim_instrumented"
     if not (dst / "MQSim").exists():
@@ -125,6 +133,11 @@ def instrument(binary: Path, work: Path) -> Path:
             '#include "IO_Flow_Base.h"\n', '#include "IO_Flow_Base.h"\n' + LOG_HELPER
         )
         cpp.write_text(text)
+        ftl = dst / "src/ssd/FTL.cpp"
+        text = ftl.read_text()
+        if text.count(STEP_1_4) != 1:
+            sys.exit(f"{ftl}: expected one step 1-4 comment; another MQSim version?")
+        ftl.write_text(text.replace(STEP_1_4, PRECONDITION_FIX + STEP_1_4))
         (dst / "MQSim").unlink()
         subprocess.run(["make", "-s", "-C", str(dst)], check=True)
     return dst / "MQSim"
@@ -317,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.mqsim.parent / "ssdconfig.xml").exists():
         sys.exit(f"--mqsim: no ssdconfig.xml next to {args.mqsim}")
     args.out.mkdir(parents=True, exist_ok=True)
+    if "aged" in args.setups and not args.instrument:
+        sys.exit("the aged set-up needs --instrument (MQSim cannot precondition a trace flow)")
     binary = instrument(args.mqsim, args.out) if args.instrument else args.mqsim
     chosen = args.workloads.split(",")
     traces, fits_aged = {}, {}
