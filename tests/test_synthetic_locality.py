@@ -160,6 +160,8 @@ def test_locality_draws_are_deterministic():
         ({"reuse_distance_levels": (0.1, 1.0), "reuse_distance_quantiles": (1, 2)}, "levels"),
         ({"reuse_distance_levels": (0.0, 1.0), "reuse_distance_quantiles": (0.5, 2)}, "quantiles"),
         ({"new_address_weights": (1.0, -1.0)}, "new_address_weights"),
+        ({"repeat_fraction": 1.0}, "repeat_fraction"),
+        ({"copy_size_share": 1.5}, "copy_size_share"),
     ],
 )
 def test_bad_locality_values_name_preset_and_field(kw, field):
@@ -296,3 +298,11 @@ def test_copy_size_share_set_is_measured():
     same = (req.size_bytes[again] == req.size_bytes[prev[again]]).mean()
     # copied sizes are equal; the others are equal by chance half the time (two sizes)
     assert same == pytest.approx(0.6 + 0.4 * 0.5, abs=0.03)
+
+
+def test_repeat_fraction_set_is_measured():
+    spec = base(rewrite_fraction=0.2, seq_read_fraction=0.2, repeat_fraction=0.25)
+    got = profile(generate(spec, N, seed=14))
+    assert got["repeat_share"] == pytest.approx(0.25, abs=0.01)
+    assert got["n_requests"] == N
+    assert got["seq_read_fraction"] == pytest.approx(0.2 * 0.75, abs=0.01)  # repeats are not

@@ -118,6 +118,18 @@ def burst_fit(cv: float, median_ratio: float) -> tuple[float, float]:
     return float(b[best]), float(g[best])
 
 
+def without_repeats(levels: list, quantiles: list, share: float) -> tuple[list[float], list[float]]:
+    """The reuse-distance table of the reuses that are not immediate repeats, when
+    ``share`` of all reuses are repeats (all at distance 1, the table's bottom): the CDF
+    F becomes (F - share) / (1 - share); knots that fall to 0 merge into one."""
+    if share >= 1.0:
+        return [], []
+    lv = np.clip((np.asarray(levels, dtype=float) - share) / (1.0 - share), 0.0, 1.0)
+    first = int(np.flatnonzero(lv == 0.0)[-1])
+    keep = np.concatenate([[first], first + 1 + np.flatnonzero(np.diff(lv[first:]) > 0)])
+    return lv[keep].tolist(), np.asarray(quantiles, dtype=float)[keep].tolist()
+
+
 def detruncated_levels(levels: list, quantiles: list, n: int) -> list[float]:
     """The levels of a reuse-distance table whose draws, measured on an n-request trace,
     have the given quantiles. A head at position p can only reuse at distances <= p (else it
@@ -181,19 +193,22 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
     quantiles = np.maximum.accumulate(
         [max(float(q), 1.0) for q in p["reuse_distance_quantiles"]]
     ).tolist()
-    levels = (
-        detruncated_levels(p["reuse_distance_levels"], quantiles, int(p["n_requests"]))
-        if quantiles
-        else []
-    )
+    levels = list(p["reuse_distance_levels"])
+    repeat = _num(p.get("repeat_share", 0.0), 0.0)
+    if quantiles and repeat > 0:  # the repeats are made apart: take them out of the table
+        levels, quantiles = without_repeats(levels, quantiles, repeat / p["reuse_share"])
+    if quantiles:
+        levels = detruncated_levels(levels, quantiles, int(p["n_requests"]))
     inc = _slice_increments(p["footprint_growth"])
     return SyntheticSpec(
         name=name,
         read_sizes=read,
         write_sizes=write,
         read_fraction=_num(p["read_fraction"], 0.0),
-        seq_read_fraction=_num(p["seq_read_fraction"], 0.0),
-        seq_write_fraction=_num(p["seq_write_fraction"], 0.0),
+        # repeats are never sequential: the drawn requests carry all sequential ones
+        seq_read_fraction=min(_num(p["seq_read_fraction"], 0.0) / (1.0 - repeat), 1.0),
+        seq_write_fraction=min(_num(p["seq_write_fraction"], 0.0) / (1.0 - repeat), 1.0),
+        repeat_fraction=min(repeat, 0.99),
         footprint_bytes=-(-span // al) * al,
         alignment_bytes=al,
         iops=iops,

@@ -147,6 +147,14 @@ def single_runs(is_write: np.ndarray, seq: np.ndarray) -> np.ndarray:
     return out
 
 
+def _repeat_share(requests: Requests) -> float:
+    """Share of requests identical to the one just before them (type, offset and size)."""
+    same = requests.is_write[1:] == requests.is_write[:-1]
+    same &= requests.offset_bytes[1:] == requests.offset_bytes[:-1]
+    same &= requests.size_bytes[1:] == requests.size_bytes[:-1]
+    return float(np.count_nonzero(same) / len(requests))
+
+
 def _mean_kb(sizes: np.ndarray) -> float:
     return float(sizes.mean() / 1024) if len(sizes) else float("nan")
 
@@ -216,6 +224,7 @@ def profile(requests: Requests, page_size: int = 4096) -> dict:
         "reuse_read_size_probs": reuse_read_probs,
         "reuse_write_sizes": reuse_write_sizes,
         "reuse_write_size_probs": reuse_write_probs,
+        "repeat_share": _repeat_share(requests),
         "single_run_share": float(single[~seq].mean()),
         "reuse_single_run_share": float(single[again].mean()) if again.any() else nan,
         "mean_reuse_read_size_kb": _mean_kb(requests.size_bytes[again & ~w]),

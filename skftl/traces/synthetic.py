@@ -185,6 +185,9 @@ class SyntheticSpec:
     # This share of the requests that copy one of their own type take its size too (a
     # rewrite of the same block range) instead of a size from the reuse size distribution.
     copy_size_share: float = 0.0
+    # This share of the requests repeat the request just before them exactly (same type,
+    # offset and size), as half the reuses of the Pixel 6a traces do.
+    repeat_fraction: float = 0.0
     n_requests: int = DEFAULT_N_REQUESTS
     source: str = "assumption"
     notes: str = ""
@@ -206,6 +209,10 @@ class SyntheticSpec:
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
                 raise ConfigError(f"{self.name}: {name} must be in [0, 1], got {v}")
+        if not 0.0 <= self.repeat_fraction < 1.0:
+            raise ConfigError(
+                f"{self.name}: repeat_fraction must be in [0, 1), got {self.repeat_fraction}"
+            )
         if not 0.0 <= self.burst_fraction < 1.0:
             raise ConfigError(
                 f"{self.name}: burst_fraction must be in [0, 1), got {self.burst_fraction}"
@@ -574,6 +581,22 @@ def _arrivals(spec: SyntheticSpec, rng: np.random.Generator, n: int) -> np.ndarr
     return gaps.astype(np.int64)
 
 
+def _located_requests(
+    spec: SyntheticSpec, rng: np.random.Generator, n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(is_write, sizes, offsets) with temporal locality: ``n - k`` requests drawn by
+    :func:`_located_offsets`, then k = round(repeat_fraction * n) exact repeats, each
+    right after a request picked uniformly (with replacement)."""
+    k = round(spec.repeat_fraction * n)
+    base = n - k
+    is_write = _exact_mask(rng, base, round((1.0 - spec.read_fraction) * base))
+    sizes, offsets = _located_offsets(spec, rng, is_write)
+    if k == 0 or base == 0:
+        return is_write, sizes, offsets
+    copies = 1 + np.bincount(rng.integers(0, base, k), minlength=base)
+    return tuple(np.repeat(a, copies) for a in (is_write, sizes, offsets))
+
+
 def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int = 0) -> Requests:
     """Draw a trace from ``spec`` (or the preset of that name). Same (spec, n,
     seed) -> identical arrays; ``meta.synthetic`` is True and ``meta.label`` says so."""
@@ -585,12 +608,14 @@ def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int
     if n < 0:
         raise ConfigError(f"n_requests must be >= 0, got {n}")
     rng = _rng(spec, seed)
-    is_write = _exact_mask(rng, n, round((1.0 - spec.read_fraction) * n))
-    sizes = np.empty(n, dtype=np.int64)
-    offsets = np.empty(n, dtype=np.int64)
-    if spec.has_reuse:
-        sizes, offsets = _located_offsets(spec, rng, is_write)
-    else:  # the draw order every preset's traces were made with (kept bit-identical)
+    if spec.has_reuse or spec.repeat_fraction > 0:
+        is_write, sizes, offsets = _located_requests(spec, rng, n)
+    else:
+        is_write = _exact_mask(rng, n, round((1.0 - spec.read_fraction) * n))
+        sizes = np.empty(n, dtype=np.int64)
+        offsets = np.empty(
+            n, dtype=np.int64
+        )  # the draw order every preset's traces were made with (kept bit-identical)
         for mask, dist, seq_fraction in (
             (~is_write, spec.read_sizes, spec.seq_read_fraction),
             (is_write, spec.write_sizes, spec.seq_write_fraction),
