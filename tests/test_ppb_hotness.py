@@ -108,9 +108,12 @@ def test_page_positions_match_reference_ftl(n_ops, lpn_frac, seed):
     assert ref.l2p == {i: int(p) for i, p in enumerate(ftl.state.l2p)}
     l2p0 = ftl.state.l2p.copy()
     logs = []
-    ftl.run_pages(lpn, op, on_log=lambda *a: logs.append([x.copy() for x in a]))
-    lg = [np.concatenate(x) for x in zip(*logs, strict=True)] or [np.zeros(0, np.int32)] * 4
-    pos = host_page_positions(l2p0, lpn, op, lg[0], lg[2], lg[3].astype(np.int8), 16)
+    ftl.run_pages(lpn, op, on_log=lambda *a: logs.append([x.copy() for x in a]), log_ops=True)
+    lg = [np.concatenate(x) for x in zip(*logs, strict=True)] or [np.zeros(0, np.int32)] * 5
+    no_cache = np.zeros(0, np.bool_)
+    pos = host_page_positions(
+        l2p0, no_cache, lpn, op, lg[0], lg[2], lg[3].astype(np.int8), lg[4].astype(np.int64), 16
+    )
     expect = []
     for x, o in zip(lpn.tolist(), op.tolist(), strict=True):
         before = ref.l2p.get(x, -1)
