@@ -224,3 +224,94 @@ def test_placement_agrees_with_the_counters(cache):
     host_programs = c["flash_programs"] - c["gc_copies"]
     assert int((pos[op == 1] >= 0).sum()) == host_programs
     assert int((pos[op == 0] >= 0).sum()) == c["flash_reads"] - c["gc_copies"]
+
+
+def two_plane_chip(planes_gc: str = "chip", **semantics) -> Ftl:
+    """One chip of two planes x 4 blocks x 8 pages; chip GC watermarks 2 / 2 free blocks;
+    a plane scope collects a plane with no free block (share 0.25 of 4 blocks)."""
+    timing = Timing(
+        50 * US, 500 * US, 2000 * US, 409.6, gc_threshold_scope=planes_gc,
+        gc_plane_low_share=0.25, gc_plane_high_share=0.25, **semantics,
+    )  # fmt: skip
+    cfg = FtlConfig(spare_factor=0.4, gc_low_blocks=2, gc_high_blocks=2)
+    return Ftl(Geometry(1, 1, 2, 4, 8, 4096), timing, cfg)
+
+
+# eight-page runs of LPNs written in turn (all at t = 0); blocks open in free-list order
+# (plane 0 = blocks 0-3, plane 1 = 4-7): A -> 0, B -> 1 (block 0 now holds no valid page),
+# C -> 2, D -> 3, E -> 4 (block 2 empties), F -> 5 (block 1 empties), G -> 6 (block 4
+# empties), H -> 7
+RUNS = [0, 0, 8, 16, 8, 0, 8, 24]
+
+
+@pytest.mark.parametrize(
+    ("scope", "op25_done", "erased"),
+    [
+        # chip scope: every write before D's second is 510 us after the last; the chip's
+        # floor (free < 2) fires at G's second write (victim block 0, empty longest) and at
+        # H's second (block 2, empty longest now)
+        ("chip", 26 * 510, [0, 2]),
+        # plane scope: D opened plane 0's last free block; at D's second write (op 25)
+        # plane 0 has none: it erases its empty block 0 (12750-14750 us) before the write
+        # (transfer and program 14750-15260). At H's second write the chip's floor fires
+        # (free: only block 0): victim block 2 (empty longest); then plane 1, with no free
+        # block, takes block 4 from its own plane although plane 0's block 1 is emptier
+        # for longer
+        ("plane", 14750 + 510, [0, 2, 4]),
+    ],
+)
+def test_gc_thresholds_per_plane_take_victims_from_the_plane(scope, op25_done, erased):
+    ftl = two_plane_chip(scope)
+    lpn = np.concatenate([np.arange(r, r + 8) for r in RUNS])
+    done = ftl.run_pages(lpn.astype(np.int32), np.ones(len(lpn), np.int8))
+    assert done[25] // US == op25_done
+    assert np.flatnonzero(ftl.state.erase_count).tolist() == erased
+    check_invariants(ftl.state)
+
+
+def test_plane_thresholds_are_validated_and_reserved():
+    with pytest.raises(ConfigError, match="gc_plane_low_share"):
+        Timing(1, 1, 1, 1.0, gc_plane_low_share=0.2, gc_plane_high_share=0.1)
+    with pytest.raises(ConfigError, match="gc_threshold_scope"):
+        Timing.from_config({"t_read_us": 1, "t_prog_us": 1, "t_erase_us": 1, "channel_mb_s": 1,
+                            "gc_threshold_scope": "die"})  # fmt: skip
+    # planes x the per-plane high watermark (2 x 2 blocks) + the open block must stay spare
+    with pytest.raises(ConfigError, match="GC reserve"):
+        Ftl(Geometry(1, 1, 2, 4, 8, 4096),
+            Timing(1, 1, 1, 1.0, gc_threshold_scope="plane", gc_plane_low_share=0.5),
+            FtlConfig(spare_factor=0.4, gc_low_blocks=2, gc_high_blocks=2))  # fmt: skip
+
+
+def multi_plane_chip(multi_plane: bool) -> Ftl:
+    """One chip, two planes x 8 blocks x 8 pages: with multi-plane write points even LPNs
+    go to plane 0 and odd ones to plane 1."""
+    timing = Timing(50 * US, 500 * US, 2000 * US, 409.6, multi_plane=multi_plane)
+    return Ftl(Geometry(1, 1, 2, 8, 8, 4096), timing, FtlConfig(spare_factor=0.5))
+
+
+@pytest.mark.parametrize(
+    ("multi_plane", "expected"),
+    [
+        # one plane at a time: program 0 (transfer 0-10, program 10-510), then 1 (510-1020);
+        # reads at 2000: 2000-2050 + transfer 2050-2060, then 2060-2110 + 2110-2120; writes
+        # 4 and 3 at 4000: 4000-4510, 4510-5020
+        (False, [510, 1020, 2060, 2120, 4510, 5020]),
+        # multi-plane: page 0 of both planes' first blocks: one program (transfers 0-10 and
+        # 10-20, program to 520), one read (2000-2050, transfers 2050-2060 and 2060-2070);
+        # after write 2 (plane 0, page 1), write 4 lands on plane 0's page 2 and write 3 on
+        # plane 1's page 1: not aligned, one after the other
+        (True, [510, 520, 2060, 2070, 4510, 5020]),
+    ],
+)
+def test_multi_plane_commands_join_on_aligned_pages(multi_plane, expected):
+    ftl = multi_plane_chip(multi_plane)
+    lpn = [0, 1, 0, 1, 2, 4, 3]
+    op = [1, 1, 0, 0, 1, 1, 1]
+    t = [0, 0, 2000, 2000, 3000, 4000, 4000]
+    done = ftl.run_pages(np.array(lpn, np.int32), np.array(op, np.int8),
+                         time_ns=np.array(t, np.int64) * US)  # fmt: skip
+    assert (np.delete(done, 4) // US).tolist() == expected
+    S = ftl.state
+    if multi_plane:  # plane 0's first block is 0, plane 1's is 8
+        assert [S.l2p[x] // 8 for x in (0, 1, 2, 3, 4)] == [0, 8, 0, 8, 0]
+    check_invariants(S)

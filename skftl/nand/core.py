@@ -46,7 +46,12 @@ P_DIES = 21  # 0: every chip (die) runs its own commands; d > 0: d dies share a 
 P_UNMAPPED = 22  # reads of unmapped pages: UNMAPPED_AT_ARRIVAL / UNMAPPED_ARRAY_READ
 P_WC_CAP = 23  # write cache capacity in pages (0 = no cache)
 P_WC_POLICY = 24  # WC_LRU or WC_FIFO
-N_PRM = 25
+P_PLANES = 25  # planes per chip
+P_BPP = 26  # blocks per plane
+P_MULTI_PLANE = 27  # 1: a die runs one command on several planes when the page indices match
+P_PLANE_GC_LOW = 28  # > 0: GC also starts on a plane when its free blocks drop below this
+P_PLANE_GC_HIGH = 29  # ... and runs (victims from that plane) until it has this many
+N_PRM = 30
 
 # --- counters: ctr[C_*] -----------------------------------------------------------------
 C_HOST_READS = 0  # host page reads (incl. unmapped)
@@ -183,6 +188,11 @@ FtlArrays = namedtuple(
         "wc_next",
         "wc_prev",
         "wc_meta",
+        "free_plane",
+        "die_start",
+        "die_kind",
+        "die_page",
+        "die_mask",
     ],
 )
 
@@ -213,10 +223,14 @@ def allocate(
     flash_log_capacity: int = 0,
     n_packages: int = 0,
     cache_pages: int = 0,
+    planes: int = 1,
+    multi_plane: bool = False,
 ) -> FtlArrays:
     """Empty (all blocks free, nothing mapped) state; compact dtypes so that a 1 TB device
     of 4 KB pages needs about 9 bytes per physical page. ``n_packages`` > 0: chips shared
-    by several dies; ``cache_pages`` > 0: a write cache (4 bytes per logical page more)."""
+    by several dies; ``cache_pages`` > 0: a write cache (4 bytes per logical page more);
+    ``planes``: planes per chip (free blocks are counted per plane); ``multi_plane``: one
+    write point per (chip, stream, plane) and a record of each die's latest command."""
     n_blocks = n_chips * blocks_per_chip
     n_pages = n_blocks * pages_per_block
     i32 = np.int32
@@ -240,7 +254,7 @@ def allocate(
         free_count=np.zeros(n_chips, i32),
         bkt_head=np.full(n_chips * (pages_per_block + 1), -1, i32),
         bkt_tail=np.full(n_chips * (pages_per_block + 1), -1, i32),
-        wp=np.full(n_chips * n_streams, -1, i32),
+        wp=np.full(n_chips * n_streams * (planes if multi_plane else 1), -1, i32),
         chip_free=np.zeros(n_chips, np.int64),
         chan_res=np.full(n_channels * CHAN_SLOTS, NO_TIME, np.int64),
         chan_head=np.zeros(n_channels, np.int64),
@@ -268,6 +282,11 @@ def allocate(
         wc_prev=np.full(cache_pages, -1, i32),
         # head, tail, pages held, slots used, free-slot chain (skftl/nand/write_cache.py)
         wc_meta=np.array([-1, -1, 0, 0, -1], np.int64),
+        free_plane=np.zeros(n_chips * planes, i32),
+        die_start=np.full(n_chips if multi_plane else 0, NO_TIME, np.int64),
+        die_kind=np.full(n_chips if multi_plane else 0, -1, np.int64),
+        die_page=np.full(n_chips if multi_plane else 0, -1, np.int64),
+        die_mask=np.zeros(n_chips if multi_plane else 0, np.int64),
     )
 
 
@@ -320,6 +339,12 @@ def channel_of(S, chip):
     return chip - div(chip, n, S.prm[P_NCHAN_SHIFT]) * n
 
 
+@inline
+def plane_of(S, blk):
+    """Plane of a block within its chip (block_in_chip = plane * blocks_per_plane + ...)."""
+    return (blk - chip_of(S, blk) * S.prm[P_BPC]) // S.prm[P_BPP]
+
+
 # --- free-block FIFOs, one per (chip, list) ------------------------------------------
 @inline
 def push_free(S, blk, lst):
@@ -334,6 +359,8 @@ def push_free(S, blk, lst):
     S.free_tail[k] = blk
     S.free_len[k] += 1
     S.free_count[chip] += 1
+    if S.prm[P_PLANE_GC_LOW] > 0:
+        S.free_plane[chip * S.prm[P_PLANES] + plane_of(S, blk)] += 1
     S.blk_state[blk] = FREE
 
 
@@ -351,6 +378,8 @@ def pop_free(S, chip, lst, stream):
     S.lnext[blk] = -1
     S.free_len[k] -= 1
     S.free_count[chip] -= 1
+    if S.prm[P_PLANE_GC_LOW] > 0:
+        S.free_plane[chip * S.prm[P_PLANES] + plane_of(S, blk)] -= 1
     S.blk_state[blk] = OPEN
     S.blk_stream[blk] = stream
     return blk
@@ -544,27 +573,58 @@ def start_on_chip(S, chip, ready, kind):
 
 
 @inline
+def start_op(S, chip, blk, page, t, kind):
+    """When an operation of ``kind`` on page ``page`` of block ``blk`` (-1: none), issued at
+    ``t``, starts on die ``chip``. With multi-plane commands (``P_MULTI_PLANE``) it joins the
+    die's latest command when that is of the same kind on the same page index, has not
+    started before ``t`` and holds no page of this plane yet (MQSim: one command on several
+    planes when their page addresses match); otherwise it starts once the die (and its chip,
+    ``start_on_chip``) is free and becomes the die's latest command."""
+    if S.prm[P_MULTI_PLANE] == 0:
+        return start_on_chip(S, chip, max(t, S.chip_free[chip]), kind)
+    bit = 1 << plane_of(S, blk) if blk >= 0 else 1
+    if (
+        kind >= 0
+        and S.die_kind[chip] == kind
+        and S.die_page[chip] == page
+        and S.die_start[chip] >= t
+        and not (S.die_mask[chip] & bit)
+    ):
+        S.die_mask[chip] |= bit
+        return S.die_start[chip]
+    start = start_on_chip(S, chip, max(t, S.chip_free[chip]), kind)
+    S.die_start[chip] = start
+    S.die_kind[chip] = kind
+    S.die_page[chip] = page
+    S.die_mask[chip] = bit
+    return start
+
+
+@inline
 def hold_chip(S, chip, done):
-    """Die ``chip`` is busy until ``done`` (and so is its package when dies share one)."""
-    S.chip_free[chip] = done
+    """Die ``chip`` is busy until ``done`` (and so is its package when dies share one); a
+    page joining a multi-plane command may finish before the command's first page."""
+    S.chip_free[chip] = max(S.chip_free[chip], done)
     if S.prm[P_DIES] != 0:
         p, _ = package_of(S, chip)
         S.pkg_free[p] = max(S.pkg_free[p], done)
 
 
 @inline
-def flash_read(S, chip, page, t):
+def flash_read(S, chip, blk, page, t):
     """Array read, then transfer out; the chip holds the data until it is transferred."""
-    ready = start_on_chip(S, chip, max(t, S.chip_free[chip]), CMD_READ) + S.read_ns[page]
+    ready = start_op(S, chip, blk, page, t, CMD_READ) + S.read_ns[page]
     done = book_channel(S, channel_of(S, chip), ready) + S.prm[P_XFER]
     hold_chip(S, chip, done)
     return done
 
 
 @inline
-def flash_prog(S, chip, page, t):
-    """Transfer in (into the chip's page register, so the chip must be idle), then program."""
-    start = start_on_chip(S, chip, max(t, S.chip_free[chip]), CMD_PROGRAM)
+def flash_prog(S, chip, blk, page, t):
+    """Transfer in (into the chip's page register, so the chip must be idle), then program.
+    (A page joining a multi-plane program completes after its own transfer and the program;
+    the command's earlier pages keep their completion: optimistic by the later transfers.)"""
+    start = start_op(S, chip, blk, page, t, CMD_PROGRAM)
     xs = book_channel(S, channel_of(S, chip), start)
     done = xs + S.prm[P_XFER] + S.prog_ns[page]
     hold_chip(S, chip, done)
@@ -572,15 +632,15 @@ def flash_prog(S, chip, page, t):
 
 
 @inline
-def copy_via_channel(S, chip, src_page, dst_page, t):
+def copy_via_channel(S, chip, src_blk, src_page, dst_blk, dst_page, t):
     """GC copy of one page without copyback: read out to the controller, write back.
     (Copyback copies only occupy the chip; the GC loop adds their time up.)"""
-    return flash_prog(S, chip, dst_page, flash_read(S, chip, src_page, t))
+    return flash_prog(S, chip, dst_blk, dst_page, flash_read(S, chip, src_blk, src_page, t))
 
 
 @inline
-def flash_erase(S, chip, t):
-    done = start_on_chip(S, chip, max(t, S.chip_free[chip]), CMD_ERASE) + S.prm[P_ERASE]
+def flash_erase(S, chip, blk, t):
+    done = start_op(S, chip, blk, -1, t, CMD_ERASE) + S.prm[P_ERASE]
     hold_chip(S, chip, done)
     return done
 
@@ -588,7 +648,7 @@ def flash_erase(S, chip, t):
 @inline
 def chip_busy(S, chip, t, busy):
     """A run of ``busy`` ns of copyback copies on the chip (back to back, one command)."""
-    done = start_on_chip(S, chip, max(t, S.chip_free[chip]), CMD_COPYBACK) + busy
+    done = start_op(S, chip, -1, -1, t, CMD_COPYBACK) + busy
     hold_chip(S, chip, done)
     return done
 
@@ -597,7 +657,28 @@ def chip_busy(S, chip, t, busy):
 def write_point_block(S, chip, stream, lst):
     """The open block of (chip, stream), opening one from free list ``lst`` when it is full
     or absent; -1 when no free block is left. The conventional write point."""
-    k = chip * S.prm[P_NSTREAMS] + stream
+    return open_write_point(S, chip * S.prm[P_NSTREAMS] + stream, chip, stream, lst)
+
+
+@inline
+def plane_write_point(S, chip, stream, plane):
+    """Multi-plane write points: the open block of (chip, stream, ``plane``), opened from
+    the plane's free list (list = plane); another plane's when that plane has none left."""
+    planes = S.prm[P_PLANES]
+    for d in range(planes):
+        p = plane + d
+        if p >= planes:
+            p -= planes
+        blk = open_write_point(S, (chip * S.prm[P_NSTREAMS] + stream) * planes + p, chip, stream, p)
+        if blk >= 0:
+            return blk
+    return -1
+
+
+@inline
+def open_write_point(S, k, chip, stream, lst):
+    """The open block of write point ``k``, opening one from free list ``lst`` of ``chip``
+    when it is full or absent; -1 when that list is empty."""
     blk = S.wp[k]
     # a full write point stays recorded until replaced, and may meanwhile have been
     # reclaimed by GC (and even reopened for another stream): trust it only while open

@@ -115,13 +115,19 @@ class Ftl:
         self.timing = timing
         self.config = c = config or FtlConfig()
         self.n_lpn = int(g.n_pages * (1.0 - c.spare_factor))
+        # multi-plane write points (conventional policy): one open block per plane
+        plane_wps = timing.multi_plane and c.policy == "page"
+        open_blocks = c.n_streams * (g.planes_per_chip if plane_wps else 1)
+        plane_low, plane_high = timing.plane_gc_blocks(g.blocks_per_plane)
         # blocks a chip can never fill with user data: the free reserve and the open blocks
-        reserve = g.n_chips * (c.gc_high_blocks + c.n_streams) * g.pages_per_block
+        kept_free = max(c.gc_high_blocks, g.planes_per_chip * plane_high)
+        reserve = g.n_chips * (kept_free + open_blocks) * g.pages_per_block
         if self.n_lpn > g.n_pages - reserve or self.n_lpn <= 0:
             raise ConfigError(
                 f"ftl: spare_factor {c.spare_factor} leaves {g.n_pages - self.n_lpn} spare pages, "
                 f"fewer than the GC reserve of {reserve} "
-                "(gc_high_blocks + n_streams blocks per chip)"
+                "(gc_high_blocks, or planes x the per-plane high watermark, + open blocks per "
+                "chip)"
             )
         if c.policy in POPCOUNT_LIST_POLICIES and c.n_free_lists < block_bits(g.n_blocks) + 1:
             # free_list_of = popcount of the block number: fewer lists would be written
@@ -149,12 +155,14 @@ class Ftl:
             g.blocks_per_chip,
             g.pages_per_block,
             c.n_streams,
-            c.n_free_lists,
+            max(c.n_free_lists, g.planes_per_chip if plane_wps else 1),
             log_capacity,
             1 if pstate is None else len(pstate),
             flash_log_capacity,
             g.n_chips // dies if dies else 0,
             cache_pages,
+            planes=g.planes_per_chip,
+            multi_plane=timing.multi_plane,
         )
         if pstate is not None:
             S.pstate[:] = pstate
@@ -164,7 +172,7 @@ class Ftl:
         p[core.P_NCHAN] = g.channels
         p[core.P_BPC] = g.blocks_per_chip
         p[core.P_NSTREAMS] = c.n_streams
-        p[core.P_NLISTS] = c.n_free_lists
+        p[core.P_NLISTS] = len(S.free_head) // g.n_chips
         p[core.P_GC_LOW] = c.gc_low_blocks
         p[core.P_GC_HIGH] = c.gc_high_blocks
         p[core.P_GC_POLICY] = GC_POLICIES[c.gc_policy]
@@ -191,6 +199,11 @@ class Ftl:
         p[core.P_UNMAPPED] = int(timing.unmapped_read == "array_read")
         p[core.P_WC_CAP] = cache_pages
         p[core.P_WC_POLICY] = core.WC_FIFO if timing.write_cache_policy == "fifo" else core.WC_LRU
+        p[core.P_PLANES] = g.planes_per_chip
+        p[core.P_BPP] = g.blocks_per_plane
+        p[core.P_MULTI_PLANE] = int(timing.multi_plane)
+        p[core.P_PLANE_GC_LOW] = plane_low
+        p[core.P_PLANE_GC_HIGH] = plane_high
         for key, value in (
             (core.P_NP_SHIFT, g.pages_per_block),
             (core.P_BPC_SHIFT, g.blocks_per_chip),
@@ -234,11 +247,15 @@ class Ftl:
         self.state.pkg_start[:] = core.NO_TIME
         self.state.pkg_kind[:] = -1
         self.state.pkg_mask[:] = 0
+        self.state.die_start[:] = core.NO_TIME
+        self.state.die_kind[:] = -1
+        self.state.die_page[:] = -1
+        self.state.die_mask[:] = 0
 
     def _timelines(self) -> list[np.ndarray]:
         S = self.state
         return [S.chip_free, S.chan_res, S.chan_head, S.pkg_free, S.pkg_start, S.pkg_kind,
-                S.pkg_mask]  # fmt: skip
+                S.pkg_mask, S.die_start, S.die_kind, S.die_page, S.die_mask]  # fmt: skip
 
     def fill(self, seed: int | None = None) -> None:
         """Precondition: write every logical page once to flash (in order, or in a seeded

@@ -6,7 +6,8 @@ LPN striping wants). Blocks are numbered globally, chip-major:
 ``block = chip * blocks_per_chip + block_in_chip`` with
 ``block_in_chip = plane * blocks_per_plane + block_in_plane``, and
 ``ppn = block * pages_per_block + page``. Planes only structure the address: the timing
-model serialises every operation of a chip (multi-plane commands are not modelled).
+model serialises every operation of a chip unless ``nand.multi_plane`` lets operations on
+the same page index of different planes share one command (``skftl.nand.timing``).
 """
 
 from __future__ import annotations

@@ -7,7 +7,11 @@ page and occupy the channel (transfer in) and chip (program). Before a write is 
 a chip whose free blocks fell below the low watermark, that chip garbage-collects until it
 has the high watermark of free blocks: victims (greedy: fewest valid pages, the longest
 holder of that count first; or cost-benefit) have their valid pages copied and are erased,
-all on the chip's timeline, so the write and everything queued behind it wait.
+all on the chip's timeline, so the write and everything queued behind it wait. With
+per-plane thresholds (``nand.gc_threshold_scope: plane``) every plane of that chip whose
+free blocks fell below its own low watermark then collects victims of that plane alone
+until it has the plane's high watermark (the chip's watermark stays as the floor that keeps
+a free block for GC copies).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from skftl.nand.core import (
     ORIGIN_GC,
     ORIGIN_HOST,
     P_BPC,
+    P_BPP,
     P_COPYBACK,
     P_FLOG_CAP,
     P_GC_HIGH,
@@ -53,6 +58,9 @@ from skftl.nand.core import (
     P_NCHIPS,
     P_NCHIPS_SHIFT,
     P_NP,
+    P_PLANE_GC_HIGH,
+    P_PLANE_GC_LOW,
+    P_PLANES,
     P_UNMAPPED,
     P_WC_CAP,
     SEALED,
@@ -68,12 +76,14 @@ from skftl.nand.core import (
     flash_log_reserve_for,
     flash_prog,
     flash_read,
+    inline,
     invalidate,
     is_valid,
     log_flash,
     log_reserve_for,
     log_update,
     njit,
+    plane_of,
     program,
     push_free,
 )
@@ -112,17 +122,22 @@ def init_free_lists(S):
 
 
 @njit
-def select_victim(S, chip):
-    """A sealed block of ``chip`` with at least one invalid page, or -1."""
+def select_victim(S, chip, plane):
+    """A sealed block of ``chip`` (of its ``plane`` when >= 0) with at least one invalid
+    page, or -1."""
     np_ = S.prm[P_NP]
+    first = chip * S.prm[P_BPC]
+    n_blocks = S.prm[P_BPC]
+    if plane >= 0:
+        first += plane * S.prm[P_BPP]
+        n_blocks = S.prm[P_BPP]
     if S.prm[P_GC_POLICY] == GC_COST_BENEFIT:
         # Kawaguchi et al. (USENIX'95) cost-benefit: max age * (1 - u) / 2u, age in flash
         # programs since the block was last written; the lowest block number among equals.
         clock = S.ctr[C_CLOCK]
         best = -1
         best_score = -1.0
-        first = chip * S.prm[P_BPC]
-        for blk in range(first, first + S.prm[P_BPC]):
+        for blk in range(first, first + n_blocks):
             if S.blk_state[blk] != SEALED:
                 continue
             v = S.vcount[blk]
@@ -138,19 +153,36 @@ def select_victim(S, chip):
     base = chip * (np_ + 1)
     for v in range(np_):
         blk = S.bkt_head[base + v]
+        if plane < 0:
+            if blk >= 0:
+                return blk
+            continue
+        # the chip's bucket in order, the first block of the plane
+        while blk >= 0 and plane_of(S, blk) != plane:
+            blk = S.lnext[blk]
         if blk >= 0:
             return blk
     return -1
 
 
+@inline
+def short_of_free(S, chip, plane):
+    """Whether GC of ``chip`` (of its ``plane`` when >= 0) must go on: free blocks below
+    the high watermark (the chip's, or the plane's)."""
+    if plane < 0:
+        return S.free_count[chip] < S.prm[P_GC_HIGH]
+    return S.free_plane[chip * S.prm[P_PLANES] + plane] < S.prm[P_PLANE_GC_HIGH]
+
+
 @njit
-def collect(S, chip, t, op_index):
-    """Reclaim blocks of ``chip`` until it has the high watermark of free blocks
+def collect(S, chip, t, op_index, plane):
+    """Reclaim blocks of ``chip`` until it has the high watermark of free blocks; with
+    ``plane`` >= 0, blocks of that plane until it has the plane's high watermark
     (``op_index``: the host page op that triggered it, for the mapping log)."""
     np_ = S.prm[P_NP]
     copyback = S.prm[P_COPYBACK]
-    while S.free_count[chip] < S.prm[P_GC_HIGH]:
-        victim = select_victim(S, chip)
+    while short_of_free(S, chip, plane):
+        victim = select_victim(S, chip, plane)
         if victim < 0:
             if S.free_count[chip] == 0:
                 S.ctr[C_ERROR] = ERR_DEVICE_FULL
@@ -186,7 +218,7 @@ def collect(S, chip, t, op_index):
             if copyback:
                 busy += S.read_ns[page] + S.prog_ns[dst - dst_blk * np_]
             else:
-                copy_via_channel(S, chip, page, dst - dst_blk * np_, t)
+                copy_via_channel(S, chip, victim, page, dst_blk, dst - dst_blk * np_, t)
             copies += 1
         S.ctr[C_GC_COPIES] += copies
         if copyback:
@@ -199,7 +231,7 @@ def collect(S, chip, t, op_index):
         S.vcount[victim] = 0
         S.next_page[victim] = 0
         S.erase_count[victim] += 1
-        flash_erase(S, chip, t)
+        flash_erase(S, chip, victim, t)
         log_flash(S, chip, FLASH_ERASE, -1, t, ORIGIN_GC)
         push_free(S, victim, policy.free_list_of(S, victim))
         S.ctr[C_ERASES] += 1
@@ -225,6 +257,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
     flog_cap = S.prm[P_FLOG_CAP]
     flog_reserve = flash_log_reserve(S)
     gc_low = S.prm[P_GC_LOW]
+    plane_low = S.prm[P_PLANE_GC_LOW]
     wc_cap = S.prm[P_WC_CAP]
     for i in range(start, end):
         if (i - start) % PREFETCH == 0:
@@ -263,12 +296,12 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
                             lp - div(lp, S.prm[P_NCHIPS], S.prm[P_NCHIPS_SHIFT]) * S.prm[P_NCHIPS]
                         )
                         log_flash(S, chip, FLASH_READ, 0, t, ORIGIN_HOST)
-                        done = flash_read(S, chip, 0, t)
+                        done = flash_read(S, chip, -1, 0, t)
                 else:
                     blk = block_of(S, ppn)
                     chip = chip_of(S, blk)
                     log_flash(S, chip, FLASH_READ, ppn - blk * np_, t, ORIGIN_HOST)
-                    done = flash_read(S, chip, ppn - blk * np_, t)
+                    done = flash_read(S, chip, blk, ppn - blk * np_, t)
         elif o == OP_WRITE:
             # the page that goes to flash now: the host's, or with a write cache the one
             # evicted to make room for it (none on a hit or while the cache has room)
@@ -281,9 +314,17 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
                 s = policy.write_stream(S, flp, fstream)
                 chip = policy.select_chip(S, flp, s)
                 if S.free_count[chip] < gc_low:
-                    collect(S, chip, t, i)
+                    collect(S, chip, t, i, -1)
                     if S.ctr[C_ERROR] != 0:
                         return i
+                if plane_low > 0:
+                    # per-plane thresholds: every plane of the chip short of free blocks
+                    planes = S.prm[P_PLANES]
+                    for pl in range(planes):
+                        if S.free_plane[chip * planes + pl] < plane_low:
+                            collect(S, chip, t, i, pl)
+                            if S.ctr[C_ERROR] != 0:
+                                return i
                 old = S.l2p[flp]
                 blk = policy.select_block(S, chip, s, flp, old, False)
                 if blk < 0:
@@ -295,7 +336,7 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
                 page = ppn - blk * np_
                 log_update(S, flp, old, ppn, LOG_HOST, i)
                 log_flash(S, chip, FLASH_PROGRAM, page, t, ORIGIN_HOST)
-                done = flash_prog(S, chip, page, t)
+                done = flash_prog(S, chip, blk, page, t)
                 if wc_cap > 0:
                     # the host's page takes the slot once the evicted one has moved into
                     # the chip's page register (before its program)

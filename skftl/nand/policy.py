@@ -29,7 +29,8 @@ Hooks (``S`` is the ``FtlArrays`` state):
   virtual block wanted by the stream; PPB-SK makes PPB's free-block and open-block choices
   SK-aware.
 * ``free_list_of(S, blk)`` -> which of the ``n_free_lists`` free FIFOs of its chip an
-  erased block joins (SK-FTL: popcount of the block number; default: 0).
+  erased block joins (SK-FTL: popcount of the block number; the conventional policy with
+  multi-plane write points: the block's plane; default: 0).
 * ``prefetch(S, lpn)`` -> a value loaded from the policy's per-LPN state, added to a sink:
   the kernel calls it in its batched prefetch loops (the next host ops, a GC victim's
   pages) so that the policy's cache misses overlap there instead of stalling each op
@@ -47,11 +48,16 @@ from __future__ import annotations
 from skftl.nand.core import (
     CHIP_DYNAMIC,
     P_CHIP_ALLOC,
+    P_MULTI_PLANE,
     P_NCHIPS,
     P_NCHIPS_SHIFT,
+    P_PLANES,
     P_POLICY,
+    block_of,
     div,
     inline,
+    plane_of,
+    plane_write_point,
     write_point_block,
 )
 from skftl.nand.policies_ppb import (  # PPB and the naive split (skftl/nand/policies_ppb.py)
@@ -125,6 +131,8 @@ def select_chip(S, lpn, stream):
 @inline
 def select_block(S, chip, stream, lpn, old_ppn, is_gc):
     if S.prm[P_POLICY] == POLICY_PAGE:
+        if S.prm[P_MULTI_PLANE]:
+            return plane_write_point(S, chip, stream, write_plane(S, lpn, old_ppn, is_gc))
         return write_point_block(S, chip, stream, 0)
     if S.prm[P_POLICY] == POLICY_SKFTL:
         return skftl_select_block(S, chip, old_ppn)
@@ -135,6 +143,17 @@ def select_block(S, chip, stream, lpn, old_ppn, is_gc):
     if S.prm[P_POLICY] == POLICY_PPB_SK:
         return ppb_sk_select_block(S, chip, stream, old_ppn)
     return -1
+
+
+@inline
+def write_plane(S, lpn, old_ppn, is_gc):
+    """Plane of a write with multi-plane write points (conventional policy): a GC copy stays
+    in its victim's plane; host writes stripe LPNs over the planes after the chips
+    (``lpn // chips % planes``), so the pages of one request that land on one chip go to
+    consecutive planes (aligned pages while the planes' write points are level)."""
+    if is_gc:
+        return plane_of(S, block_of(S, old_ppn))
+    return div(lpn, S.prm[P_NCHIPS], S.prm[P_NCHIPS_SHIFT]) % S.prm[P_PLANES]
 
 
 @inline
@@ -152,4 +171,6 @@ def prefetch(S, lpn):
 def free_list_of(S, blk):
     if S.prm[P_POLICY] == POLICY_SKFTL or S.prm[P_POLICY] == POLICY_PPB_SK:
         return skftl_free_list(S, blk)
+    if S.prm[P_POLICY] == POLICY_PAGE and S.prm[P_MULTI_PLANE]:
+        return plane_of(S, blk)  # one free list per plane (plane_write_point)
     return 0

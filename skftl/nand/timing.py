@@ -24,10 +24,19 @@ Device semantics (each an option; the defaults are the original model):
   host write) or costs an ``array_read`` (MQSim reads the flash).
 * ``write_cache_mib`` > 0: a write-back DRAM cache of that many MiB (whole pages) in front
   of the FTL, evicting by ``write_cache_policy`` (``lru`` | ``fifo``).
+* ``multi_plane``: a die runs one read / program / erase command on several planes at once
+  when their page indices match (MQSim); the conventional policy then keeps one write point
+  per plane (host LPNs striped over the planes after the chips, GC copies in the victim's
+  plane) so that pages of one request can align.
+* ``gc_threshold_scope``: ``chip`` (GC watermarks per chip, ``ftl.gc_low_blocks`` /
+  ``gc_high_blocks``) or ``plane``: besides the chip's, each plane collects, victims from
+  that plane alone, when its free blocks fall below ``gc_plane_low_share`` of its blocks,
+  until it has ``gc_plane_high_share`` of them (MQSim's GC_Exec_Threshold is 0.05).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +48,7 @@ SPEED_ANCHORS = ("slowest", "fastest", "mean")
 DIE_MODELS = ("independent", "shared_chip")
 UNMAPPED_READS = ("complete_at_arrival", "premapped", "array_read")
 WRITE_CACHE_POLICIES = ("lru", "fifo")
+GC_THRESHOLD_SCOPES = ("chip", "plane")
 
 
 @dataclass(frozen=True)
@@ -59,9 +69,23 @@ class Timing:
     unmapped_read: str = "complete_at_arrival"  # UNMAPPED_READS
     write_cache_mib: float = 0.0  # DRAM write cache (0 = none)
     write_cache_policy: str = "lru"  # WRITE_CACHE_POLICIES
+    multi_plane: bool = False
+    gc_threshold_scope: str = "chip"  # GC_THRESHOLD_SCOPES
+    gc_plane_low_share: float = 0.05  # plane scope: GC below this share of free blocks
+    gc_plane_high_share: float | None = None  # ... until this share is free (None: the low)
 
     def __post_init__(self) -> None:
+        if self.gc_plane_high_share is None:
+            object.__setattr__(self, "gc_plane_high_share", self.gc_plane_low_share)
+        if not isinstance(self.multi_plane, bool):
+            raise ConfigError(f"nand: multi_plane must be true or false, got {self.multi_plane!r}")
+        if not 0 < self.gc_plane_low_share <= self.gc_plane_high_share < 1:
+            raise ConfigError(
+                "nand: gc_plane_low_share and gc_plane_high_share must satisfy 0 < low <= high "
+                f"< 1, got {self.gc_plane_low_share!r} and {self.gc_plane_high_share!r}"
+            )
         for key, value, allowed in (
+            ("gc_threshold_scope", self.gc_threshold_scope, GC_THRESHOLD_SCOPES),
             ("die_model", self.die_model, DIE_MODELS),
             ("unmapped_read", self.unmapped_read, UNMAPPED_READS),
             ("write_cache.policy", self.write_cache_policy, WRITE_CACHE_POLICIES),
@@ -94,6 +118,14 @@ class Timing:
     def transfer_ns(self, page_size: int) -> int:
         """Time to move one page over the channel."""
         return int(round(page_size / (self.channel_mb_s * 1e6) * 1e9))
+
+    def plane_gc_blocks(self, blocks_per_plane: int) -> tuple[int, int]:
+        """(low, high) per-plane GC watermarks in blocks; (0, 0) with chip scope. GC starts
+        when free < low share x blocks, i.e. free < ceil(low share x blocks)."""
+        if self.gc_threshold_scope != "plane":
+            return 0, 0
+        low = math.ceil(self.gc_plane_low_share * blocks_per_plane)
+        return low, max(low, math.ceil(self.gc_plane_high_share * blocks_per_plane))
 
     def cache_pages(self, page_size: int) -> int:
         """Whole pages the write cache holds (0: no cache)."""
@@ -134,6 +166,8 @@ class Timing:
         if unknown:
             raise ConfigError(f"nand: write_cache has unknown keys {sorted(unknown)}")
 
+        low = _float(s, "gc_plane_low_share", "gc_plane_low_share", 0.05)
+
         def us(key: str, default: float | None = None) -> int:
             v = s.get(key, default)
             if v is None:
@@ -157,6 +191,10 @@ class Timing:
             unmapped_read=str(s.get("unmapped_read", "complete_at_arrival")),
             write_cache_mib=_float(wc, "write_cache.capacity_mib", "capacity_mib", 0.0),
             write_cache_policy=str(wc.get("policy", "lru")),
+            multi_plane=s.get("multi_plane", False),
+            gc_threshold_scope=str(s.get("gc_threshold_scope", "chip")),
+            gc_plane_low_share=low,
+            gc_plane_high_share=_float(s, "gc_plane_high_share", "gc_plane_high_share", low),
         )
 
 
