@@ -1,13 +1,20 @@
 """A short, obviously-correct pure-Python page-mapped FTL with the kernel's exact
 semantics (conventional policy): the reference the Numba kernel is tested against.
 
+Device-semantics options (skftl/nand/timing.py), all off by default: ``dies`` > 0 dies
+share a chip (package) that runs one command at a time, joined by a same-kind command of
+another die that has not started yet; ``cache_pages`` > 0 a write-back cache (an ordered
+dict, ``cache_policy`` lru | fifo); ``unmapped_array_read`` reads page 0 of chip
+``lpn % chips`` for an unmapped LPN; ``plane_gc`` = (low, high) per-plane GC watermarks in
+blocks (victims from the plane short of free blocks).
+
 Tie-breaks are spelled out: free blocks are used oldest-first per chip; greedy GC takes
 the sealed block with the fewest valid pages and, among equals, the one that has had that
 count longest; cost-benefit takes the first block (by number) of maximal score."""
 
 from __future__ import annotations
 
-from collections import deque
+from collections import OrderedDict, deque
 
 from skftl.nand.core import CHAN_SLOTS, NO_TIME
 
@@ -22,7 +29,11 @@ COUNTERS = (
     "gc_victims",
     "flash_reads",
     "flash_programs",
+    "cache_read_hits",
+    "cache_write_hits",
+    "cache_flushes",
 )
+CMD_READ, CMD_PROGRAM, CMD_ERASE, CMD_COPYBACK = 0, 1, 2, -2
 
 
 class RefFtl:
@@ -44,8 +55,17 @@ class RefFtl:
         xfer_ns,
         erase_ns,
         copyback,
+        dies=0,
+        cache_pages=0,
+        cache_policy="lru",
+        unmapped_array_read=False,
+        blocks_per_plane=None,
+        plane_gc=(0, 0),
     ):
         self.__dict__.update(locals())
+        self.blocks_per_plane = blocks_per_plane or blocks_per_chip
+        self.cache = OrderedDict()  # lpn -> stream, from the next page to evict on
+        self.pkg = {}  # package -> [free at, latest command's start, kind, dies it holds]
         nb = n_chips * blocks_per_chip
         self.l2p = {}  # lpn -> ppn
         self.p2l = {}  # ppn -> lpn, valid pages only
@@ -131,24 +151,52 @@ class RefFtl:
         res[res.index(min(res))] = start
         return start
 
+    def start(self, chip, t, kind):
+        """Start of a command of ``kind`` issued at ``t`` on die ``chip``: when the die is
+        free; with shared chips, joining the package's latest command of the same kind if
+        it has not started yet and does not hold this die, else once the package is free."""
+        ready = max(t, self.chip_free[chip])
+        if not self.dies:
+            return ready
+        way, ch = divmod(chip, self.n_channels)
+        p = (way // self.dies, ch)
+        free, start, k, held = self.pkg.setdefault(p, [0, NO_TIME, -1, set()])
+        if kind >= 0 and k == kind and start >= ready and way not in held:
+            held.add(way)
+            return start
+        start = max(ready, free)
+        self.pkg[p] = [free, start, kind, {way}]
+        return start
+
+    def hold(self, chip, done):
+        self.chip_free[chip] = done
+        if self.dies:
+            way, ch = divmod(chip, self.n_channels)
+            p = self.pkg[(way // self.dies, ch)]
+            p[0] = max(p[0], done)
+        return done
+
     def t_read(self, chip, page, t):
-        ready = max(t, self.chip_free[chip]) + self.read_ns[page]
-        self.chip_free[chip] = self.book(chip, ready) + self.xfer_ns
+        ready = self.start(chip, t, CMD_READ) + self.read_ns[page]
         self.c["flash_reads"] += 1
-        return self.chip_free[chip]
+        return self.hold(chip, self.book(chip, ready) + self.xfer_ns)
 
     def t_prog(self, chip, page, t):
-        start = self.book(chip, max(t, self.chip_free[chip]))
-        self.chip_free[chip] = start + self.xfer_ns + self.prog_ns[page]
-        return self.chip_free[chip]
+        start = self.book(chip, self.start(chip, t, CMD_PROGRAM))
+        return self.hold(chip, start + self.xfer_ns + self.prog_ns[page])
 
     # --- GC -------------------------------------------------------------------------
-    def victim(self, chip):
+    def plane_of(self, blk):
+        return blk % self.blocks_per_chip // self.blocks_per_plane
+
+    def victim(self, chip, plane=-1):
         np_ = self.pages_per_block
         blocks = [
             b
             for b in range(chip * self.blocks_per_chip, (chip + 1) * self.blocks_per_chip)
-            if self.state[b] == "sealed" and self.valid_count(b) < np_
+            if self.state[b] == "sealed"
+            and self.valid_count(b) < np_
+            and plane in (-1, self.plane_of(b))
         ]
         if not blocks:
             return -1
@@ -164,15 +212,23 @@ class RefFtl:
                 best, best_score = b, score
         return best
 
-    def collect(self, chip, t):
+    def free_in(self, chip, plane):
+        return sum(1 for b in self.free[chip] if self.plane_of(b) == plane)
+
+    def collect(self, chip, t, plane=-1):
         np_ = self.pages_per_block
-        while len(self.free[chip]) < self.gc_high:
-            v = self.victim(chip)
+        while (
+            len(self.free[chip]) < self.gc_high
+            if plane < 0
+            else self.free_in(chip, plane) < self.plane_gc[1]
+        ):
+            v = self.victim(chip, plane)
             if v < 0:
                 assert self.free[chip], "device full"
                 return
             self.state[v] = "victim"
             del self.since[v]
+            busy = 0
             for page in range(np_):
                 src = v * np_ + page
                 if src in self.p2l:
@@ -184,16 +240,16 @@ class RefFtl:
                     dpage = dst % np_
                     self.flash_log += [(chip, 0, page, t, 1), (chip, 1, dpage, t, 1)]
                     if self.copyback:
-                        self.chip_free[chip] = (
-                            max(t, self.chip_free[chip]) + self.read_ns[page] + self.prog_ns[dpage]
-                        )
+                        busy += self.read_ns[page] + self.prog_ns[dpage]
                         self.c["flash_reads"] += 1
                     else:
                         self.t_prog(chip, dpage, self.t_read(chip, page, t))
                     self.c["gc_copies"] += 1
+            if self.copyback:  # the victim's copybacks: one command (even of none)
+                self.hold(chip, self.start(chip, t, CMD_COPYBACK) + busy)
             self.next_page[v] = 0
             self.erase_count[v] += 1
-            self.chip_free[chip] = max(t, self.chip_free[chip]) + self.erase_ns
+            self.hold(chip, self.start(chip, t, CMD_ERASE) + self.erase_ns)
             self.flash_log.append((chip, 2, -1, t, 1))
             self.state[v] = "free"
             self.free[chip].append(v)
@@ -208,33 +264,35 @@ class RefFtl:
         for lpn, op, stream, req, t in ops:
             if op == 0:
                 self.c["host_reads"] += 1
-                self.on_read(lpn)
-                if lpn in self.l2p:
-                    ppn = self.l2p[lpn]
-                    chip = ppn // np_ // self.blocks_per_chip
-                    self.flash_log.append((chip, 0, ppn % np_, t, 0))
-                    d = self.t_read(chip, ppn % np_, t)
-                else:
-                    self.c["unmapped_reads"] += 1
+                if lpn in self.cache:
+                    self.c["cache_read_hits"] += 1
                     d = t
-            elif op == 1:
-                stream = self.write_stream(lpn, stream)
-                if self.chip_alloc == "static":
-                    chip = lpn % self.n_chips
                 else:
-                    chip = min(range(self.n_chips), key=lambda c: (self.chip_free[c], c))
-                if len(self.free[chip]) < self.gc_low:
-                    self.collect(chip, t)
-                old = self.l2p.get(lpn, -1)
-                blk = self.select_block(chip, stream, old)
-                if old >= 0:
-                    self.invalidate(old)
-                ppn = self.program(blk, lpn)
-                self.log.append((lpn, old, ppn, 0))
-                self.flash_log.append((chip, 1, ppn % np_, t, 0))
-                d = self.t_prog(chip, ppn % np_, t)
+                    self.on_read(lpn)
+                    if lpn in self.l2p:
+                        ppn = self.l2p[lpn]
+                        chip = ppn // np_ // self.blocks_per_chip
+                        self.flash_log.append((chip, 0, ppn % np_, t, 0))
+                        d = self.t_read(chip, ppn % np_, t)
+                    else:
+                        self.c["unmapped_reads"] += 1
+                        d = t
+                        if self.unmapped_array_read:
+                            chip = lpn % self.n_chips
+                            self.flash_log.append((chip, 0, 0, t, 0))
+                            d = self.t_read(chip, 0, t)
+            elif op == 1:
                 self.c["host_writes"] += 1
+                d = t
+                if self.cache_pages:
+                    lpn, stream = self.cache_write(lpn, stream)
+                if lpn >= 0:
+                    d = self.flash_write(lpn, stream, t)
+                    if self.cache_pages:  # the slot is free once the page is in the chip
+                        self.c["cache_flushes"] += 1
+                        d = max(t, d - self.prog_ns[self.l2p[lpn] % np_])
             else:
+                self.cache.pop(lpn, None)
                 self.c["trims"] += 1
                 if lpn in self.l2p:
                     old = self.l2p.pop(lpn)
@@ -243,3 +301,37 @@ class RefFtl:
                 d = t
             done[req] = d if done[req] is None else max(done[req], d)
         return done
+
+    def cache_write(self, lpn, stream):
+        """Put a host write in the cache; (lpn, stream) of the page evicted for it, or -1."""
+        if lpn in self.cache:
+            self.c["cache_write_hits"] += 1
+            self.cache[lpn] = stream
+            if self.cache_policy == "lru":
+                self.cache.move_to_end(lpn)
+            return -1, stream
+        out = self.cache.popitem(last=False) if len(self.cache) == self.cache_pages else (-1, 0)
+        self.cache[lpn] = stream
+        return out
+
+    def flash_write(self, lpn, stream, t):
+        np_ = self.pages_per_block
+        stream = self.write_stream(lpn, stream)
+        if self.chip_alloc == "static":
+            chip = lpn % self.n_chips
+        else:
+            chip = min(range(self.n_chips), key=lambda c: (self.chip_free[c], c))
+        if len(self.free[chip]) < self.gc_low:
+            self.collect(chip, t)
+        if self.plane_gc[0]:
+            for plane in range(self.blocks_per_chip // self.blocks_per_plane):
+                if self.free_in(chip, plane) < self.plane_gc[0]:
+                    self.collect(chip, t, plane)
+        old = self.l2p.get(lpn, -1)
+        blk = self.select_block(chip, stream, old)
+        if old >= 0:
+            self.invalidate(old)
+        ppn = self.program(blk, lpn)
+        self.log.append((lpn, old, ppn, 0))
+        self.flash_log.append((chip, 1, ppn % np_, t, 0))
+        return self.t_prog(chip, ppn % np_, t)

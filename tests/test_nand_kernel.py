@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -85,6 +87,12 @@ def reference_for(ftl: Ftl, cls: type[RefFtl] = RefFtl, **extra) -> RefFtl:
         xfer_ns=t.transfer_ns(g.page_size),
         erase_ns=t.t_erase_ns,
         copyback=t.copyback,
+        dies=t.dies_per_chip if t.die_model == "shared_chip" else 0,
+        cache_pages=t.cache_pages(g.page_size),
+        cache_policy=t.write_cache_policy,
+        unmapped_array_read=t.unmapped_read == "array_read",
+        blocks_per_plane=g.blocks_per_plane,
+        plane_gc=t.plane_gc_blocks(g.blocks_per_plane),
         **extra,
     )
 
@@ -129,6 +137,10 @@ def _rows(arrays):
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_kernel_matches_reference(scenario):
+    check_kernel_against_reference(scenario)
+
+
+def check_kernel_against_reference(scenario) -> None:
     geo, cfg, timing, n_ops, lpn_frac, seed = scenario
     try:
         ftl = Ftl(geo, timing, cfg, log_capacity=4096, flash_log_capacity=2048)
@@ -150,6 +162,33 @@ def test_kernel_matches_reference(scenario):
     assert S.vcount.tolist() == [ref.valid_count(b) for b in range(geo.n_blocks)]
     assert S.chip_free.tolist() == ref.chip_free
     check_invariants(S)
+
+
+@st.composite
+def semantics_scenarios(draw):
+    """``scenarios`` on a device with the semantics options: dies sharing a chip, a write
+    cache, array reads of unmapped pages, per-plane GC thresholds."""
+    geo, cfg, timing, n_ops, lpn_frac, seed = draw(scenarios())
+    dies = draw(st.sampled_from([0, 1, 2]))
+    low = draw(st.sampled_from([0.1, 0.2, 0.3]))
+    timing = replace(
+        timing,
+        die_model="shared_chip" if dies else "independent",
+        dies_per_chip=max(dies, 1),
+        unmapped_read=draw(st.sampled_from(["complete_at_arrival", "array_read"])),
+        write_cache_mib=draw(st.sampled_from([0, 1, 8, 40])) * geo.page_size / (1 << 20),
+        write_cache_policy=draw(st.sampled_from(["lru", "fifo"])),
+        gc_threshold_scope=draw(st.sampled_from(["chip", "plane"])),
+        gc_plane_low_share=low,
+        gc_plane_high_share=low + draw(st.sampled_from([0.0, 0.1])),
+    )
+    return geo, cfg, timing, n_ops, lpn_frac, seed
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(semantics_scenarios())
+def test_kernel_matches_reference_with_device_semantics(scenario):
+    check_kernel_against_reference(scenario)
 
 
 def small_ftl(**kw) -> Ftl:
