@@ -169,8 +169,8 @@ def semantics_scenarios(draw):
     """``scenarios`` on a device with the semantics options: dies sharing a chip, a write
     cache, array reads of unmapped pages, per-plane GC thresholds."""
     geo, cfg, timing, n_ops, lpn_frac, seed = draw(scenarios())
-    dies = draw(st.sampled_from([0, 1, 2]))
-    low = draw(st.sampled_from([0.1, 0.2, 0.3]))
+    dies = draw(st.sampled_from([0, 1, geo.chips_per_channel]))
+    low = draw(st.sampled_from([0.1, 0.2]))
     timing = replace(
         timing,
         die_model="shared_chip" if dies else "independent",
