@@ -164,3 +164,9 @@ def test_paper_presets_cite_every_number_and_keep_table3():
         assert c["mean_size_kb"] == pytest.approx(mean_kb, rel=0.10)
         assert c["read_pct"] == pytest.approx(read_pct, abs=0.05)
         assert c["seq_read_pct"] == pytest.approx(seq_r, abs=0.05)
+
+
+def test_validation_of_no_trace_is_empty():
+    from skftl.traces.validation import held_by_measure, summary, table
+
+    assert summary([]).empty and table([]).empty and held_by_measure([]).empty

@@ -78,6 +78,9 @@ class Profile(_Strict):
     reuse_read_size_probs: list[Share] = Field(default_factory=list)
     reuse_write_sizes: list[Annotated[int, Field(gt=0)]] = Field(default_factory=list)
     reuse_write_size_probs: list[Share] = Field(default_factory=list)
+    repeat_share: Share = 0.0
+    single_run_share: OptShare = None
+    reuse_single_run_share: OptShare = None
     mean_reuse_read_size_kb: PositiveKB | None = None
     mean_reuse_write_size_kb: PositiveKB | None = None
     alignment_bytes: Annotated[int, Field(gt=0)]

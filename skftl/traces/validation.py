@@ -100,6 +100,8 @@ def table(results: Iterable[RoundTrip]) -> pd.DataFrame:
         for r in results
     ]
     cols = ["trace", "requests_used", "requests", "measure", "real", "synthetic", "distance"]
+    if not frames:
+        return pd.DataFrame(columns=[*cols, "holds"])
     out = pd.concat(frames, ignore_index=True)[[*cols, "holds"]]
     curve = out["measure"].isin(CURVES)  # a curve row has only a distance (KS), no values
     out.loc[curve, ["real", "synthetic"]] = np.nan
@@ -117,7 +119,8 @@ def summary(results: Iterable[RoundTrip]) -> pd.DataFrame:
                 "missed": ", ".join(x["measure"] for x in r.rows if not x["holds"]) or "-",
             }
             for r in results
-        ]
+        ],
+        columns=["trace", "requests used", "held", "missed"],
     ).set_index("trace")
 
 
