@@ -4,7 +4,7 @@ Run: PYTHONPATH=. python benchmarks/bench_synthetic.py [--n 10000000] [--preset 
 [--locality]. Prints requests generated per second, characterised per second, and peak
 memory. ``--locality`` turns every temporal-locality parameter of issue #19 on (the shares
 and distances of the web_0 excerpt, new-address weights, reuse sizes, single-run preference,
-copied sizes).
+copied sizes, immediate repeats).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ LOCALITY_ON = dict(
     new_address_weights=(0.3, 0.6, 1.0, 1.4, 1.7),
     reuse_single_run_share=0.9,
     copy_size_share=0.5,
+    repeat_fraction=0.05,
 )
 
 
