@@ -17,9 +17,12 @@ Workloads (issue #20): ``uniform_40us`` and ``uniform_10us`` — ``--requests`` 
 Devices. MQSim runs its default ssdconfig.xml (commit 7ec40e3; the copy next to the
 binary), skftl the ``mqsim`` preset (skftl/nand/presets.py) that mirrors it. ``fresh``: both
 empty (MQSim ``Enabled_Preconditioning`` false). ``aged``: MQSim preconditions with
-``Initial_Occupancy_Percentage`` 100 (every logical page valid, blocks in the GC steady state
-of its analytic model, FTL::Perform_precondition), skftl with ``--precondition
-fill-random`` (every logical page written, then each overwritten once in random order).
+``Initial_Occupancy_Percentage`` ``--aged-occupancy`` (default 70, as in MQSim's own example
+workloads: that share of logical pages valid, blocks in the GC steady state of its analytic
+model, FTL::Perform_precondition; 100 aborts in Allocate_address_for_preconditioning, "not
+possible to assign PPA to all LPAs"), skftl with ``--precondition fill-random`` (every
+logical page written, then each overwritten once in random order: 100 %, no other choice in
+``skftl replay``). The set-ups are therefore aged alike but not equally full.
 MQSim's preconditioning collects the logical pages in a std::map (coupon collector over the
 whole logical space), which at 512 GiB takes too long and too much memory here, so the aged
 set-up uses ``--aged-blocks`` blocks per plane (default 128: 32 GiB, 29.8 GiB logical) in
@@ -222,7 +225,7 @@ def run_mqsim(
         )
     )
     wl = work / f"{name}_workload.xml"
-    wl.write_text(workload_xml(trace, 100 if aged else 0))
+    wl.write_text(workload_xml(trace, args.aged_occupancy if aged else 0))
     lat_log = work / f"{name}_latency.txt"
     env = {**os.environ, "MQSIM_LATENCY_LOG": str(lat_log)}
     row = timed([str(binary), "-i", str(cfg), "-w", str(wl)], work / f"{name}_mqsim.log", env)
@@ -305,6 +308,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--requests", type=int, default=100_000, help="requests per trace")
     ap.add_argument("--aged-blocks", type=int, default=128, help="blocks per plane, aged set-up")
+    ap.add_argument(
+        "--aged-occupancy",
+        type=int,
+        default=70,
+        help="MQSim's Initial_Occupancy_Percentage, aged set-up (100 aborts: see above)",
+    )
     ap.add_argument("--instrument", action="store_true", help="build MQSim with a latency log")
     ap.add_argument("--workloads", default="uniform_40us,uniform_10us,msr_web_0")
     ap.add_argument("--setups", default=",".join(SETUPS))
