@@ -6,7 +6,11 @@ share a chip (package) that runs one command at a time, joined by a same-kind co
 another die that has not started yet; ``cache_pages`` > 0 a write-back cache (an ordered
 dict, ``cache_policy`` lru | fifo); ``unmapped_array_read`` reads page 0 of chip
 ``lpn % chips`` for an unmapped LPN; ``plane_gc`` = (low, high) per-plane GC watermarks in
-blocks (victims from the plane short of free blocks).
+blocks (victims from the plane short of free blocks); ``multi_plane`` an operation joins
+its die's latest command of the same kind on the same page index in another plane if that
+started no earlier than the operation was issued (and the conventional policy keeps a write
+point per plane: host LPNs striped over planes after chips, GC copies in the victim's
+plane).
 
 Tie-breaks are spelled out: free blocks are used oldest-first per chip; greedy GC takes
 the sealed block with the fewest valid pages and, among equals, the one that has had that
@@ -61,11 +65,15 @@ class RefFtl:
         unmapped_array_read=False,
         blocks_per_plane=None,
         plane_gc=(0, 0),
+        multi_plane=False,
     ):
         self.__dict__.update(locals())
         self.blocks_per_plane = blocks_per_plane or blocks_per_chip
         self.cache = OrderedDict()  # lpn -> stream, from the next page to evict on
         self.pkg = {}  # package -> [free at, latest command's start, kind, dies it holds]
+        self.die = {}  # die -> [latest command's start, kind, page index, planes it holds]
+        # the write being placed: (its lpn, False) or (the victim block, True) of a GC copy
+        self.writing = (-1, False)
         nb = n_chips * blocks_per_chip
         self.l2p = {}  # lpn -> ppn
         self.p2l = {}  # ppn -> lpn, valid pages only
@@ -114,6 +122,22 @@ class RefFtl:
         return ppn
 
     def block_for(self, chip, stream):
+        if self.multi_plane:
+            key, is_gc = self.writing
+            planes = self.blocks_per_chip // self.blocks_per_plane
+            want = self.plane_of(key) if is_gc else key // self.n_chips % planes
+            for plane in [(want + d) % planes for d in range(planes)]:
+                blk = self.wp.get((chip, stream, plane), -1)
+                if blk >= 0 and self.state[blk] == "open" and self.stream_of[blk] == stream:
+                    return blk
+                free = [b for b in self.free[chip] if self.plane_of(b) == plane]
+                if free:
+                    self.free[chip].remove(free[0])
+                    self.state[free[0]] = "open"
+                    self.stream_of[free[0]] = stream
+                    self.wp[(chip, stream, plane)] = free[0]
+                    return free[0]
+            raise RuntimeError("no free block")
         blk = self.wp.get((chip, stream), -1)
         if blk < 0 or self.state[blk] != "open" or self.stream_of[blk] != stream:
             if not self.free[chip]:
@@ -151,10 +175,29 @@ class RefFtl:
         res[res.index(min(res))] = start
         return start
 
-    def start(self, chip, t, kind):
-        """Start of a command of ``kind`` issued at ``t`` on die ``chip``: when the die is
-        free; with shared chips, joining the package's latest command of the same kind if
+    def start(self, chip, t, kind, blk=-1, page=-1):
+        """Start of a command of ``kind`` (on ``page`` of ``blk``) issued at ``t`` on die
+        ``chip``: with multi-plane commands joining the die's latest one; else when the die
+        is free; with shared chips, joining the package's latest command of the same kind if
         it has not started yet and does not hold this die, else once the package is free."""
+        if self.multi_plane:
+            plane = self.plane_of(blk) if blk >= 0 else 0
+            rec = self.die.get(chip)
+            if (
+                kind >= 0
+                and rec
+                and rec[1:3] == [kind, page]
+                and rec[0] >= t
+                and plane not in rec[3]
+            ):
+                rec[3].add(plane)
+                return rec[0]
+            start = self.start_on_chip(chip, t, kind)
+            self.die[chip] = [start, kind, page, {plane}]
+            return start
+        return self.start_on_chip(chip, t, kind)
+
+    def start_on_chip(self, chip, t, kind):
         ready = max(t, self.chip_free[chip])
         if not self.dies:
             return ready
@@ -169,20 +212,20 @@ class RefFtl:
         return start
 
     def hold(self, chip, done):
-        self.chip_free[chip] = done
+        self.chip_free[chip] = max(self.chip_free[chip], done)
         if self.dies:
             way, ch = divmod(chip, self.n_channels)
             p = self.pkg[(way // self.dies, ch)]
             p[0] = max(p[0], done)
         return done
 
-    def t_read(self, chip, page, t):
-        ready = self.start(chip, t, CMD_READ) + self.read_ns[page]
+    def t_read(self, chip, page, t, blk=-1):
+        ready = self.start(chip, t, CMD_READ, blk, page) + self.read_ns[page]
         self.c["flash_reads"] += 1
         return self.hold(chip, self.book(chip, ready) + self.xfer_ns)
 
-    def t_prog(self, chip, page, t):
-        start = self.book(chip, self.start(chip, t, CMD_PROGRAM))
+    def t_prog(self, chip, page, t, blk=-1):
+        start = self.book(chip, self.start(chip, t, CMD_PROGRAM, blk, page))
         return self.hold(chip, start + self.xfer_ns + self.prog_ns[page])
 
     # --- GC -------------------------------------------------------------------------
@@ -233,6 +276,7 @@ class RefFtl:
                 src = v * np_ + page
                 if src in self.p2l:
                     lpn = self.p2l[src]
+                    self.writing = (v, True)  # block_for reads the victim's plane
                     dst_blk = self.select_block(chip, self.gc_stream(lpn, self.stream_of[v]), src)
                     self.invalidate(src)
                     dst = self.program(dst_blk, lpn)
@@ -243,13 +287,13 @@ class RefFtl:
                         busy += self.read_ns[page] + self.prog_ns[dpage]
                         self.c["flash_reads"] += 1
                     else:
-                        self.t_prog(chip, dpage, self.t_read(chip, page, t))
+                        self.t_prog(chip, dpage, self.t_read(chip, page, t, v), dst_blk)
                     self.c["gc_copies"] += 1
             if self.copyback:  # the victim's copybacks: one command (even of none)
                 self.hold(chip, self.start(chip, t, CMD_COPYBACK) + busy)
             self.next_page[v] = 0
             self.erase_count[v] += 1
-            self.hold(chip, self.start(chip, t, CMD_ERASE) + self.erase_ns)
+            self.hold(chip, self.start(chip, t, CMD_ERASE, v) + self.erase_ns)
             self.flash_log.append((chip, 2, -1, t, 1))
             self.state[v] = "free"
             self.free[chip].append(v)
@@ -273,7 +317,7 @@ class RefFtl:
                         ppn = self.l2p[lpn]
                         chip = ppn // np_ // self.blocks_per_chip
                         self.flash_log.append((chip, 0, ppn % np_, t, 0))
-                        d = self.t_read(chip, ppn % np_, t)
+                        d = self.t_read(chip, ppn % np_, t, ppn // np_)
                     else:
                         self.c["unmapped_reads"] += 1
                         d = t
@@ -328,10 +372,11 @@ class RefFtl:
                 if self.free_in(chip, plane) < self.plane_gc[0]:
                     self.collect(chip, t, plane)
         old = self.l2p.get(lpn, -1)
+        self.writing = (lpn, False)
         blk = self.select_block(chip, stream, old)
         if old >= 0:
             self.invalidate(old)
         ppn = self.program(blk, lpn)
         self.log.append((lpn, old, ppn, 0))
         self.flash_log.append((chip, 1, ppn % np_, t, 0))
-        return self.t_prog(chip, ppn % np_, t)
+        return self.t_prog(chip, ppn % np_, t, blk)

@@ -93,6 +93,7 @@ def reference_for(ftl: Ftl, cls: type[RefFtl] = RefFtl, **extra) -> RefFtl:
         unmapped_array_read=t.unmapped_read == "array_read",
         blocks_per_plane=g.blocks_per_plane,
         plane_gc=t.plane_gc_blocks(g.blocks_per_plane),
+        multi_plane=t.multi_plane,
         **extra,
     )
 
@@ -167,7 +168,7 @@ def check_kernel_against_reference(scenario) -> None:
 @st.composite
 def semantics_scenarios(draw):
     """``scenarios`` on a device with the semantics options: dies sharing a chip, a write
-    cache, array reads of unmapped pages, per-plane GC thresholds."""
+    cache, array reads of unmapped pages, per-plane GC thresholds, multi-plane commands."""
     geo, cfg, timing, n_ops, lpn_frac, seed = draw(scenarios())
     dies = draw(st.sampled_from([0, 1, geo.chips_per_channel]))
     low = draw(st.sampled_from([0.1, 0.2]))
@@ -181,6 +182,7 @@ def semantics_scenarios(draw):
         gc_threshold_scope=draw(st.sampled_from(["chip", "plane"])),
         gc_plane_low_share=low,
         gc_plane_high_share=low + draw(st.sampled_from([0.0, 0.1])),
+        multi_plane=draw(st.booleans()),
     )
     return geo, cfg, timing, n_ops, lpn_frac, seed
 
