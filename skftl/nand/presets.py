@@ -80,7 +80,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     # Not expressible here (see docs/peers.md, "Cross-validation against MQSim"): the cache's
     # eager write-back of first-written LPAs and its back-pressure limit, the CMT (2 MiB) and
     # its mapping reads, GC at 5 % free blocks per plane (ftl section: gc_low_blocks), RGA
-    # victims, wear levelling. 7 % over-provisioning = the ftl default spare_factor 0.07.
+    # victims, read-first transaction scheduling, erase suspension, wear levelling, the PCIe
+    # and DRAM transfer times. 7 % over-provisioning = the ftl default spare_factor 0.07.
     "mqsim": {
         "channels": 8,
         "chips_per_channel": 8,
