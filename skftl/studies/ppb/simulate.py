@@ -291,7 +291,11 @@ METRICS = {
     ),
     "read_gc_latency_share": ("1", "share of total read response time carried by those reads"),
     "read_array": ("us", "mean array read time of host page reads (page speed only, no queueing)"),
-    "write_array": ("us", "mean program time of host page writes (page speed only, no queueing)"),
+    "write_array": (
+        "us",
+        "mean program time of the pages host writes programmed (page speed only, no queueing; "
+        "with a write cache: the pages they evicted)",
+    ),
     "write_array_all": ("us", "mean program time of all programs, host writes and GC copies"),
     "read_array_rewritten": (
         "us",
