@@ -314,7 +314,11 @@ def main(argv: list[str] | None = None) -> int:
         default=70,
         help="MQSim's Initial_Occupancy_Percentage, aged set-up (100 aborts: see above)",
     )
-    ap.add_argument("--instrument", action="store_true", help="build MQSim with a latency log")
+    ap.add_argument(
+        "--instrument",
+        action="store_true",
+        help="build a copy of MQSim with a latency log and the trace-preconditioning fix",
+    )
     ap.add_argument("--workloads", default="uniform_40us,uniform_10us,msr_web_0")
     ap.add_argument("--setups", default=",".join(SETUPS))
     ap.add_argument(
