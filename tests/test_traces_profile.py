@@ -58,6 +58,7 @@ def test_preset_file_round_trip(tmp_path):
         ({"alignment_bytes": 1000}, "profile.alignment_bytes"),
         ({"read_size_probs": [0.5]}, "profile"),  # a cross-field check: named in the text
         ({"footprint_growth": [0.5, 0.2, 1.0]}, "profile.footprint_growth"),
+        ({"a_later_measure": "high"}, "profile"),  # undeclared keys must be numbers
         ({"reuse_share": None}, "profile.reuse_share"),
     ],
 )
@@ -153,7 +154,7 @@ def test_paper_presets_cite_every_number_and_keep_table3():
     assert sorted(p.stem for p in PRESET_DIR.glob("*.yaml")) == sorted(w.name for w in WORKLOADS)
     for work in WORKLOADS:
         preset = load_preset(PRESET_DIR / f"{work.name}.yaml")
-        assert set(preset.provenance.citations) == set(type(preset.profile).model_fields)
+        assert set(preset.provenance.citations) == set(preset.profile.model_dump())
         assert preset.provenance.kind == ("paper" if work.table3 else "excerpt")
         assert work.excerpt in preset.provenance.source
     for name in ("Financial2", "WebSearch1"):  # the Table III calibration survives

@@ -59,9 +59,13 @@ class Provenance(_Strict):
     notes: str = ""
 
 
-class Profile(_Strict):
+class Profile(BaseModel):
     """The measured numbers: the keys of :func:`skftl.traces.locality.profile` (definitions
-    there), undefined values (e.g. write sizes of a read-only trace) as null. Sizes in bytes."""
+    there), undefined values (e.g. write sizes of a read-only trace) as null. Sizes in bytes.
+    A key not declared below (one the profiler gained later) is kept and passed on to the
+    generator, but must be a number, a list of numbers or null."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     read_fraction: Share
     seq_read_fraction: OptShare = None
@@ -116,6 +120,14 @@ class Profile(_Strict):
         if any(b < a for a, b in zip(v, v[1:], strict=False)):
             raise ValueError("must be non-decreasing")
         return v
+
+    @model_validator(mode="after")
+    def _extra_are_numbers(self) -> Profile:
+        for key, v in (self.model_extra or {}).items():
+            values = v if isinstance(v, list) else [v]
+            if not all(x is None or isinstance(x, int | float) for x in values):
+                raise ValueError(f"{key} must be a number, a list of numbers or null, got {v!r}")
+        return self
 
     @model_validator(mode="after")
     def _pairs(self) -> Profile:
