@@ -41,7 +41,7 @@ class Timer(event.Listener):
     def on_start(self, ev):
         if self.depth == 0:
             d = ev.data["dispatcher"]
-            name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
+            name = f"{d.py_func.__module__}:{d.py_func.__qualname__}"
             self.open = (name, time.perf_counter(), time.process_time())
         self.depth += 1
 
@@ -100,7 +100,7 @@ def main() -> None:
             )
             for name, w, c in events:
                 print(f"  {name}: {w:.1f} s wall, {c:.1f} s CPU")
-                acc = per_module[name.rsplit(".", 1)[0]]
+                acc = per_module[name.split(":", 1)[0]]
                 acc[0] += w
                 acc[1] += c
     print("per kernel module (each kernel counted once, by the first study that compiles it):")
