@@ -237,7 +237,9 @@ def run_mqsim(
     gc_runs = int(ftl["Total_GC_Executions"])
     moved = float(ftl["Average_Page_Movement_For_GC"]) if gc_runs else 0.0
     row["gc_copies"] = round(gc_runs * moved)  # MQSim reports runs x mean pages moved
-    row["erases"] = gc_runs + int(ftl["Total_WL_Executions"])
+    row["erases"] = sum(
+        int(v) for k, v in ftl.items() if re.fullmatch(r"Issued_Flash_.*Erase_CMD", k)
+    )
     row["flash_programs"] = sum(
         int(v)
         for k, v in ftl.items()
