@@ -58,7 +58,7 @@ from __future__ import annotations
 import numpy as np
 
 from skftl.errors import ConfigError
-from skftl.nand.core import P_NP, inline, pop_free
+from skftl.nand.core import P_NP, inline, njit, pop_free
 from skftl.nand.policies_skftl import pop_free_nearest
 
 # --- header words of pstate -----------------------------------------------------------
@@ -279,7 +279,7 @@ def demote_iron_lru(S):
 
 
 # --- hooks --------------------------------------------------------------------------------
-@inline
+@njit  # a policy entry point: compiled once, not into every hook call site
 def ppb_write_stream(S, lpn, given):
     """Level of a host write: area from the first-stage identifier, level within the area
     from the two-level LRU (hot) or the access-frequency table (cold)."""
@@ -307,7 +307,7 @@ def ppb_write_stream(S, lpn, given):
     return new
 
 
-@inline
+@njit  # a policy entry point: compiled once, not into every hook call site
 def ppb_on_read(S, lpn):
     lv = get_level(S, lpn)
     if lv == HOT:
@@ -326,7 +326,7 @@ def ppb_on_read(S, lpn):
             S.pstate[H_COLD_PROMOTIONS] += 1
 
 
-@inline
+@njit  # a policy entry point: compiled once, not into every hook call site
 def split_write_stream(S, lpn, given):
     """Naive split: the first-stage class decides, hot -> fast (1), cold -> slow (0)."""
     lv = 1 if given != 0 else 0
@@ -334,13 +334,13 @@ def split_write_stream(S, lpn, given):
     return lv
 
 
-@inline
+@njit  # a policy entry point: compiled once, not into every hook call site
 def ppb_prefetch(S, lpn):
     """The LPN's level word (the ``prefetch`` hook: loaded early, its miss overlaps)."""
     return S.pstate[S.pstate[H_OFF_META] + lpn]
 
 
-@inline
+@njit  # a policy entry point: compiled once, not into every hook call site
 def level_stream(S, lpn):
     """GC copies go to the data's current level (PPB's progressive move)."""
     return get_level(S, lpn)
@@ -430,13 +430,13 @@ def vb_select(S, chip, area, want, cls):
     return blk
 
 
-@inline
+@njit  # a policy entry point: compiled once, not into every hook call site
 def ppb_select_block(S, chip, stream):
     want = S.pstate[H_K] - 1 if stream & 1 else 0
     return vb_select(S, chip, stream >> 1, want, -1)
 
 
-@inline
+@njit  # a policy entry point: compiled once, not into every hook call site
 def split_select_block(S, chip, stream):
     want = S.pstate[H_K] - 1 if stream & 1 else 0
     return vb_select(S, chip, 0, want, -1)

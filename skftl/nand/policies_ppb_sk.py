@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from skftl.errors import ConfigError
 from skftl.nand import policies_ppb as pp
-from skftl.nand.core import P_NP, inline
+from skftl.nand.core import P_NP, inline, njit
 from skftl.nand.policies_ppb import H_K, H_OFF_QH, H_OFF_QN, H_OFF_QT, H_OFF_WP, _slot, vb_select
 from skftl.nand.policies_skftl import popcount, wanted_classes
 
@@ -78,7 +78,7 @@ def _prefer(S, chip, area, want, old_ppn):
     S.pstate[wp] = best
 
 
-@inline
+@njit  # a policy entry point: compiled once, not into every hook call site
 def ppb_sk_select_block(S, chip, stream, old_ppn):
     K = S.pstate[H_K]
     want = K - 1 if stream & 1 else 0

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from skftl.nand.core import OPEN, P_NLISTS, P_NP, inline, pop_free
+from skftl.nand.core import OPEN, P_NLISTS, P_NP, inline, njit, pop_free
 
 PS_WIDTH = 0
 PS_CLASSES = 1
@@ -92,7 +92,7 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@inline
+@njit  # a policy entry point: compiled once, not into every hook call site
 def skftl_free_list(S, blk):
     return popcount(blk)
 
@@ -183,7 +183,7 @@ def pop_free_nearest(S, chip, want, stream):
     return -1
 
 
-@inline
+@njit  # a policy entry point: compiled once, not into every hook call site
 def skftl_select_block(S, chip, old_ppn):
     n_classes = S.pstate[PS_CLASSES]
     want, want_page = wanted_classes(S, chip, old_ppn, S.pstate[PS_FIRST], n_classes)
