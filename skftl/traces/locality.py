@@ -17,6 +17,8 @@ Definitions (``page_size`` bytes per logical page):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from skftl.errors import ConfigError
@@ -56,10 +58,8 @@ def _seen_before(lpn: np.ndarray, flag: np.ndarray) -> np.ndarray:
     return out
 
 
-def written_before_shares(requests: Requests, page_size: int = 4096) -> tuple[float, float]:
-    """(rewrite share of page writes, read-hit-written share of page reads); NaN where the
-    trace has no page writes (reads)."""
-    ops = expand_to_pages(requests, page_size)
+def _written_before(ops) -> tuple[float, float]:
+    """:func:`written_before_shares` of the page ops of a trace."""
     hit = _seen_before(ops.lpn, ops.is_write)
     w = ops.is_write
     rewrite = float(hit[w].mean()) if w.any() else float("nan")
@@ -67,16 +67,26 @@ def written_before_shares(requests: Requests, page_size: int = 4096) -> tuple[fl
     return rewrite, read_hit
 
 
-def footprint_growth(requests: Requests, page_size: int = 4096) -> np.ndarray:
-    """Distinct pages touched by the first k+1 requests, for k = 0..n-1 (int64)."""
-    ops = expand_to_pages(requests, page_size)
+def written_before_shares(requests: Requests, page_size: int = 4096) -> tuple[float, float]:
+    """(rewrite share of page writes, read-hit-written share of page reads); NaN where the
+    trace has no page writes (reads)."""
+    return _written_before(expand_to_pages(requests, page_size))
+
+
+def _growth(ops, n: int) -> np.ndarray:
+    """:func:`footprint_growth` of the page ops of a trace of ``n`` requests."""
     if len(ops) == 0:
-        return np.zeros(len(requests), dtype=np.int64)
+        return np.zeros(n, dtype=np.int64)
     order = np.lexsort((ops.request, ops.lpn))
     new = np.ones(len(order), dtype=np.bool_)
     new[1:] = ops.lpn[order[1:]] != ops.lpn[order[:-1]]
     first_request = ops.request[order][new]  # the request that first touches each page
-    return np.cumsum(np.bincount(first_request, minlength=len(requests)))
+    return np.cumsum(np.bincount(first_request, minlength=n))
+
+
+def footprint_growth(requests: Requests, page_size: int = 4096) -> np.ndarray:
+    """Distinct pages touched by the first k+1 requests, for k = 0..n-1 (int64)."""
+    return _growth(expand_to_pages(requests, page_size), len(requests))
 
 
 def ks_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -175,7 +185,22 @@ def _top_decile_share(lpn: np.ndarray) -> float:
     return float(top.sum() / counts.sum())
 
 
+@dataclass(frozen=True)
+class Measured:
+    """A trace's :func:`profile` with the two curves :func:`compare` also needs, measured in
+    one pass (a round trip would otherwise measure each trace three or four times)."""
+
+    profile: dict
+    reuse: np.ndarray  # reuse distances of the requests that have one
+    growth: np.ndarray  # footprint_growth
+
+
 def profile(requests: Requests, page_size: int = 4096) -> dict:
+    """Everything the generator can target (see :func:`measured`)."""
+    return measured(requests, page_size).profile
+
+
+def measured(requests: Requests, page_size: int = 4096) -> Measured:
     """Everything the generator can target, measured: the Table III aggregates, size
     histograms, footprint and its growth, popularity skew, temporal reuse (shares,
     quantiles of the reuse distance, per source type), page rewrite / read-hit shares and
@@ -193,8 +218,8 @@ def profile(requests: Requests, page_size: int = 4096) -> dict:
     prev = _previous_same_start(requests, page_size)
     dist = (np.arange(n) - prev)[prev >= 0]
     ops = expand_to_pages(requests, page_size)
-    hit = _seen_before(ops.lpn, ops.is_write)
-    growth = footprint_growth(requests, page_size)
+    rewrite_share, read_hit_written_share = _written_before(ops)
+    growth = _growth(ops, n)
     at = np.rint(np.linspace(0.0, 1.0, GROWTH_POINTS) * (n - 1)).astype(np.int64)
     read_sizes, read_probs = _size_histogram(requests.size_bytes[~w])
     write_sizes, write_probs = _size_histogram(requests.size_bytes[w])
@@ -206,7 +231,7 @@ def profile(requests: Requests, page_size: int = 4096) -> dict:
     alignment = next((a for a in _ALIGNMENTS if np.mean(offsets % a == 0) >= 0.99), 512)
     gap_cv, gap_median_ratio = _gap_stats(requests)
     nan = float("nan")
-    return {
+    flat = {
         "name": requests.meta.name,
         "n_requests": n,
         "page_size": page_size,
@@ -241,13 +266,12 @@ def profile(requests: Requests, page_size: int = 4096) -> dict:
         "reuse_distance_levels": list(REUSE_LEVELS),
         "reuse_distance_quantiles": np.quantile(dist, REUSE_LEVELS).tolist() if len(dist) else [],
         **_pair_shares(requests, prev, seq),
-        "rewrite_share": float(hit[ops.is_write].mean()) if ops.is_write.any() else nan,
-        "read_hit_written_share": float(hit[~ops.is_write].mean())
-        if (~ops.is_write).any()
-        else nan,
+        "rewrite_share": rewrite_share,
+        "read_hit_written_share": read_hit_written_share,
         "gap_cv": gap_cv,
         "gap_median_ratio": gap_median_ratio,
     }
+    return Measured(flat, dist, growth)
 
 
 LOCALITY_KEYS = (
@@ -287,7 +311,12 @@ def compare(real: Requests, synthetic: Requests, page_size: int = 4096) -> list[
     """Side-by-side profile of a real trace and a synthetic one: one row per scalar of
     :data:`SCALARS` and per curve, with both values and whether it holds (scalars within
     10 % relative, curves KS <= 0.1)."""
-    a, b = profile(real, page_size), profile(synthetic, page_size)
+    return compare_measured(measured(real, page_size), measured(synthetic, page_size))
+
+
+def compare_measured(real: Measured, synthetic: Measured) -> list[dict]:
+    """:func:`compare` of two traces already measured."""
+    a, b = real.profile, synthetic.profile
     rows = []
     for key in SCALARS:
         ref, got = float(a[key]), float(b[key])
@@ -299,12 +328,9 @@ def compare(real: Requests, synthetic: Requests, page_size: int = 4096) -> list[
             rel = 0.0 if got == 0 else float("inf")
         rows.append({"measure": key, "real": ref, "synthetic": got, "distance": rel,
                      "holds": bool(rel <= SCALAR_TOLERANCE)})  # fmt: skip
-    da, db = reuse_distances(real, page_size), reuse_distances(synthetic, page_size)
     curves = {
-        "reuse_distance_cdf_ks": ks_distance(da[da >= 0], db[db >= 0]),
-        "footprint_growth_ks": curve_distance(
-            footprint_growth(real, page_size), footprint_growth(synthetic, page_size)
-        ),
+        "reuse_distance_cdf_ks": ks_distance(real.reuse, synthetic.reuse),
+        "footprint_growth_ks": curve_distance(real.growth, synthetic.growth),
     }
     for key, d in curves.items():
         rows.append({"measure": key, "real": 0.0, "synthetic": d, "distance": d,

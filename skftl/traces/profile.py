@@ -167,9 +167,12 @@ class Preset(_Strict):
 _IDENTITY = ("name", "n_requests", "page_size")  # in the flat profile; kept in Preset/Provenance
 
 
-def measure(requests: Requests, page_size: int = 4096) -> dict[str, Any]:
-    """The fields of :class:`Profile` measured on ``requests`` (NaN -> None)."""
-    flat = locality.profile(requests, page_size)
+def measure(
+    requests: Requests, page_size: int = 4096, flat: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The fields of :class:`Profile` measured on ``requests`` (NaN -> None); ``flat``: its
+    :func:`skftl.traces.locality.profile` if already measured."""
+    flat = locality.profile(requests, page_size) if flat is None else flat
     return {
         k: None if isinstance(v, float) and math.isnan(v) else v
         for k, v in flat.items()
@@ -189,13 +192,25 @@ def flat_profile(preset: Preset) -> dict[str, Any]:
     }
 
 
-def profile_trace(requests: Requests, page_size: int = 4096, name: str | None = None) -> Preset:
-    """Measure ``requests`` and wrap the profile with its provenance. A trace of fewer than
-    two requests has no profile: ConfigError naming its file."""
+def require_profilable(requests: Requests) -> None:
+    """A trace of fewer than two requests has no profile: ConfigError naming its file."""
+    if len(requests) < 2:
+        where = requests.meta.source or requests.meta.name
+        raise ConfigError(f"{where}: {len(requests)} request(s); a profile needs at least 2")
+
+
+def profile_trace(
+    requests: Requests,
+    page_size: int = 4096,
+    name: str | None = None,
+    flat: dict[str, Any] | None = None,
+) -> Preset:
+    """Measure ``requests`` (or take ``flat``, its locality.profile already measured) and wrap
+    the profile with its provenance. A trace of fewer than two requests has no profile:
+    ConfigError naming its file."""
+    require_profilable(requests)
     meta = requests.meta
     where = meta.source or meta.name
-    if len(requests) < 2:
-        raise ConfigError(f"{where}: {len(requests)} request(s); a profile needs at least 2")
     provenance = {
         "kind": "measured",
         "source": where,
@@ -206,7 +221,7 @@ def profile_trace(requests: Requests, page_size: int = 4096, name: str | None = 
         "n_requests": len(requests),
     }
     data = {"name": name or meta.name, "provenance": provenance,
-            "profile": measure(requests, page_size)}  # fmt: skip
+            "profile": measure(requests, page_size, flat)}  # fmt: skip
     return preset_from_dict(data, f"profile of {where}")
 
 

@@ -1,5 +1,6 @@
-"""The one sequential step of the locality generator (:mod:`skftl.traces.synthetic`), as a
-Numba kernel: claiming sources so that each request is copied at most once."""
+"""The sequential steps of the locality generator (:mod:`skftl.traces.synthetic`) as Numba
+kernels: claiming sources so that each request is copied at most once, resolving offsets in
+trace order, choosing a head's reuse type, and copying sizes along sources."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from skftl.traces import locality
-from skftl.traces.profile import profile_trace, spec_from_profile
+from skftl.traces.profile import profile_trace, require_profilable, spec_from_profile
 from skftl.traces.requests import Requests
 from skftl.traces.synthetic import generate
 
@@ -54,19 +54,20 @@ def round_trip(
     """Profile ``requests`` (its first ``max_requests``), synthesise the same number of
     requests like it (seeded; ``calibrate``: see :func:`spec_from_profile`), and compare."""
     real = requests if max_requests is None else requests[:max_requests]
-    preset = profile_trace(real, page_size, name=name)
+    require_profilable(real)
+    m_real = locality.measured(real, page_size)
+    preset = profile_trace(real, page_size, name=name, flat=m_real.profile)
     spec = spec_from_profile(preset, len(real), seed=seed, calibrate=calibrate)
-    syn = generate(spec, len(real), seed=seed)
-    da, db = locality.reuse_distances(real, page_size), locality.reuse_distances(syn, page_size)
+    m_syn = locality.measured(generate(spec, len(real), seed=seed), page_size)
     return RoundTrip(
         name=preset.name,
         n_used=len(real),
         n_total=len(requests),
-        rows=locality.compare(real, syn, page_size),
-        reuse_real=da[da >= 0],
-        reuse_synthetic=db[db >= 0],
-        growth_real=locality.footprint_growth(real, page_size),
-        growth_synthetic=locality.footprint_growth(syn, page_size),
+        rows=locality.compare_measured(m_real, m_syn),
+        reuse_real=m_real.reuse,
+        reuse_synthetic=m_syn.reuse,
+        growth_real=m_real.growth,
+        growth_synthetic=m_syn.growth,
     )
 
 
