@@ -548,6 +548,17 @@ def package_of(S, chip):
 
 
 @inline
+def joins(starts, kinds, masks, i, kind, ready, bit):
+    """Whether an operation of ``kind`` ready at ``ready`` joins unit ``i``'s latest command
+    (a package's for multi-die, a die's for multi-plane): same kind, not started before
+    ``ready``, and ``bit`` (the die / plane) not held yet; if so, it now holds ``bit``."""
+    if kind >= 0 and kinds[i] == kind and starts[i] >= ready and not (masks[i] & bit):
+        masks[i] |= bit
+        return True
+    return False
+
+
+@inline
 def start_on_chip(S, chip, ready, kind):
     """When an operation of ``kind`` ready at ``ready`` starts on die ``chip``. Independent
     dies (``P_DIES`` 0): at ``ready``. Shared chip: one command per package at a time; a die
@@ -557,18 +568,10 @@ def start_on_chip(S, chip, ready, kind):
     if S.prm[P_DIES] == 0:
         return ready
     p, bit = package_of(S, chip)
-    if (
-        kind >= 0
-        and S.pkg_kind[p] == kind
-        and S.pkg_start[p] >= ready
-        and not (S.pkg_mask[p] & bit)
-    ):
-        S.pkg_mask[p] |= bit
+    if joins(S.pkg_start, S.pkg_kind, S.pkg_mask, p, kind, ready, bit):
         return S.pkg_start[p]
     start = max(ready, S.pkg_free[p])
-    S.pkg_start[p] = start
-    S.pkg_kind[p] = kind
-    S.pkg_mask[p] = bit
+    S.pkg_start[p], S.pkg_kind[p], S.pkg_mask[p] = start, kind, bit
     return start
 
 
@@ -583,20 +586,11 @@ def start_op(S, chip, blk, page, t, kind):
     if S.prm[P_MULTI_PLANE] == 0:
         return start_on_chip(S, chip, max(t, S.chip_free[chip]), kind)
     bit = 1 << plane_of(S, blk) if blk >= 0 else 1
-    if (
-        kind >= 0
-        and S.die_kind[chip] == kind
-        and S.die_page[chip] == page
-        and S.die_start[chip] >= t
-        and not (S.die_mask[chip] & bit)
-    ):
-        S.die_mask[chip] |= bit
+    if S.die_page[chip] == page and joins(S.die_start, S.die_kind, S.die_mask, chip, kind, t, bit):
         return S.die_start[chip]
     start = start_on_chip(S, chip, max(t, S.chip_free[chip]), kind)
-    S.die_start[chip] = start
-    S.die_kind[chip] = kind
+    S.die_start[chip], S.die_kind[chip], S.die_mask[chip] = start, kind, bit
     S.die_page[chip] = page
-    S.die_mask[chip] = bit
     return start
 
 
