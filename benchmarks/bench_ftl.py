@@ -110,17 +110,17 @@ def steady(args: argparse.Namespace) -> None:
     print(f"  FTL state {state_gb(ftl):.2f} GB, peak RSS {peak_rss_gb():.2f} GB")
 
 
-def issue_trace(n: int, seed: int) -> Requests:
+def issue_trace(n: int, seed: int, every_us: int = 10, name: str = "mqsim_uniform_70w") -> Requests:
     """The issue #20 trace: ``n`` requests of 4 KiB, 70 % writes, uniform over 16 GiB, one
-    every 10 us."""
+    every ``every_us`` us (also benchmarks/compare_mqsim.py's uniform traces)."""
     rng = np.random.default_rng(seed)
     span_pages = 16 * GIB // 4096
     return Requests(
-        time_ns=np.arange(n, dtype=np.int64) * 10_000,
+        time_ns=np.arange(n, dtype=np.int64) * every_us * 1000,
         offset_bytes=rng.integers(0, span_pages, n) * 4096,
         size_bytes=np.full(n, 4096),
         is_write=rng.random(n) < 0.7,
-        meta=TraceMeta(name="mqsim_uniform_70w", format="synthetic", synthetic=True),
+        meta=TraceMeta(name=name, format="synthetic", synthetic=True),
     )
 
 

@@ -55,8 +55,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
+from bench_ftl import issue_trace  # this folder is on sys.path when run as a script
 
-from skftl.traces import Requests, TraceMeta, load_trace, write_mqsim
+from skftl.traces import Requests, load_trace, write_mqsim
 
 GIB = 1 << 30
 SETUPS = ("fresh", "aged")
@@ -101,15 +102,7 @@ static FILE* mqsim_latency_log()
 
 def uniform(n: int, every_us: int, seed: int) -> Requests:
     """The issue's trace: 4 KiB requests, 70 % writes, uniform over 16 GiB."""
-    rng = np.random.default_rng(seed)
-    span = 16 * GIB // 4096
-    return Requests(
-        time_ns=np.arange(n, dtype=np.int64) * every_us * 1000,
-        offset_bytes=rng.integers(0, span, n) * 4096,
-        size_bytes=np.full(n, 4096, dtype=np.int64),
-        is_write=rng.random(n) < 0.7,
-        meta=TraceMeta(name=f"uniform_{every_us}us", format="synthetic", synthetic=True),
-    )
+    return issue_trace(n, seed, every_us, name=f"uniform_{every_us}us")
 
 
 def workloads(n: int, seed: int, trace_dirs: list[str] | None) -> dict[str, Requests]:
