@@ -145,6 +145,39 @@ def test_burst_fit_gives_the_gap_cv_and_median_ratio():
     assert got["gap_median_ratio"] == pytest.approx(0.2, rel=0.1)
 
 
+GAP_LEVELS = (0.0, 0.25, 0.5, 0.9, 0.99, 1.0)
+GAP_Q = (0.0, 0.01, 0.05, 1.0, 20.0, 200.0)  # multiples of the mean gap (rescaled to mean 1)
+
+
+def test_gap_table_set_is_measured():
+    """Stratified draws: the measured gap quantiles are the table's (up to its rescaling to
+    mean 1/iops), and the mean gap is 1/iops."""
+    n = 20_001
+    spec = base(iops=50.0, gap_levels=GAP_LEVELS, gap_quantiles=GAP_Q)
+    gaps = np.diff(generate(spec, n, seed=3).time_ns).astype(float)
+    assert gaps.mean() == pytest.approx(1e9 / 50.0, rel=1e-3)
+    got = np.quantile(gaps, [0.25, 0.5, 0.9, 0.99])
+    want = np.array([0.01, 0.05, 1.0, 20.0])
+    assert got / got[1] == pytest.approx(want / want[1], rel=0.01)
+
+
+def test_gap_table_fit_gives_the_gap_cv_and_median_ratio():
+    """gap_table refits the tail so a stratified draw of the profile's length has its CV and
+    mean; then the median / mean is the measured one too."""
+    from skftl.traces.fitting import gap_table
+
+    rng = np.random.default_rng(0)
+    n = 30_000
+    gaps = np.where(rng.random(n) < 0.99, rng.exponential(1e5, n), rng.pareto(1.1, n) * 1e8)
+    mean = gaps.mean()
+    levels = [0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0]
+    lv, q = gap_table(levels, (np.quantile(gaps, levels) / mean).tolist(), gaps.std() / mean, n + 1)
+    spec = base(iops=1e9 / mean, gap_levels=tuple(lv), gap_quantiles=tuple(q))
+    got = profile(generate(spec, n + 1, seed=4))
+    assert got["gap_cv"] == pytest.approx(gaps.std() / mean, rel=0.01)
+    assert got["gap_median_ratio"] == pytest.approx(np.median(gaps) / mean, rel=0.01)
+
+
 def test_locality_draws_are_deterministic():
     spec = base(reread_fraction=0.2, rewrite_fraction=0.5, seq_write_fraction=0.3)
     assert digest(generate(spec, 5000, seed=9)) == digest(generate(spec, 5000, seed=9))
@@ -162,6 +195,9 @@ def test_locality_draws_are_deterministic():
         ({"new_address_weights": (1.0, -1.0)}, "new_address_weights"),
         ({"repeat_fraction": 1.0}, "repeat_fraction"),
         ({"copy_size_share": 1.5}, "copy_size_share"),
+        ({"gap_levels": (0.0, 1.0), "gap_quantiles": (1.0,)}, "same length"),
+        ({"gap_levels": (0.0, 0.5), "gap_quantiles": (1.0, 2.0)}, "gap_levels"),
+        ({"gap_levels": (0.0, 1.0), "gap_quantiles": (2.0, 1.0)}, "gap_quantiles"),
     ],
 )
 def test_bad_locality_values_name_preset_and_field(kw, field):

@@ -118,6 +118,66 @@ def burst_fit(cv: float, median_ratio: float) -> tuple[float, float]:
     return float(b[best]), float(g[best])
 
 
+GAP_FIT_REQUESTS = 1_000_000  # longest stratified gap sample the tail fit evaluates
+
+
+GAP_TAIL_LEVEL = 0.99  # the gap table's knots from this level up are the tail fitted
+
+
+def _bisect(f, lo: float, hi: float, target: float, steps: int = 40) -> float | None:
+    """x in [lo, hi] with f(x) = target for an increasing f (None: out of reach)."""
+    if not f(lo) <= target <= f(hi):
+        return None
+    for _ in range(steps):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if f(mid) < target else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def gap_table(levels: list, quantiles: list, cv: float, n: int) -> tuple[list, list]:
+    """The measured gap quantiles (multiples of the mean gap) with their tail refitted so
+    that n stratified gaps (:func:`~skftl.traces.synthetic.stratified_gaps`) have the
+    measured mean (1) and CV. A block trace's gap mean and CV are set by its few longest
+    (idle) gaps, which fall between the top knots, where the table only interpolates; so
+    the knots from GAP_TAIL_LEVEL up become c * q_b * (q / q_b) ** a (q_b the knot at that
+    level): the shape a (>= 0 keeps them ordered; the CV rises with it) by bisection, and
+    for each a the scale c that keeps the mean. The median and the body are the measured
+    knots. Unchanged when the CV is undefined or out of reach."""
+    from skftl.traces.synthetic import table_quantiles
+
+    lv, q = np.asarray(levels, dtype=float), np.asarray(quantiles, dtype=float)
+    m = min(max(n - 1, 2), GAP_FIT_REQUESTS)
+    base = int(np.searchsorted(lv, GAP_TAIL_LEVEL))
+    if not np.isfinite(cv) or base >= len(q) - 1 or q[base] <= 0 or base < 1:
+        return lv.tolist(), q.tolist()
+    u = (np.arange(m) + 0.5) / m  # the stratified levels (stratified_gaps)
+    fixed = u < lv[base - 1]  # below the segment that leads into the tail: unchanged
+    body = table_quantiles(u[fixed], tuple(lv), tuple(q))
+    s1, s2, u_tail = body.sum(), np.square(body).sum(), u[~fixed]
+
+    def shaped(a: float, log_c: float) -> np.ndarray:
+        out = q.copy()
+        out[base:] = np.exp(log_c) * q[base] * (q[base:] / q[base]) ** a
+        return np.maximum.accumulate(out)
+
+    def tail(a: float, log_c: float) -> np.ndarray:
+        return table_quantiles(u_tail, tuple(lv), tuple(shaped(a, log_c)))
+
+    def scale_for(a: float) -> float:  # the mean of the raw table values is the mean gap
+        c = _bisect(lambda x: (s1 + tail(a, x).sum()) / m, -20.0, 20.0, 1.0)
+        return 0.0 if c is None else c
+
+    def cv_with(a: float) -> float:
+        t = tail(a, scale_for(a))
+        mean = (s1 + t.sum()) / m
+        return float(np.sqrt(max((s2 + np.square(t).sum()) / m - mean**2, 0.0)) / mean)
+
+    a = _bisect(cv_with, 0.0, 4.0, cv, steps=30)
+    if a is None:
+        return lv.tolist(), q.tolist()
+    return lv.tolist(), shaped(a, scale_for(a)).tolist()
+
+
 def without_repeats(levels: list, quantiles: list, share: float) -> tuple[list[float], list[float]]:
     """The reuse-distance table of the reuses that are not immediate repeats, when
     ``share`` of all reuses are repeats (all at distance 1, the table's bottom): the CDF
@@ -189,7 +249,14 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
     al = int(p["alignment_bytes"])
     span = max(int(p["address_span_bytes"]), _space_floor(read, write, al))
     iops = _num(p["iops"], 100.0)
-    b, g = burst_fit(_num(p["gap_cv"], 1.0), _num(p["gap_median_ratio"], np.log(2)))
+    gap_levels, gap_quantiles = list(p.get("gap_levels") or []), p.get("gap_quantiles") or []
+    if gap_levels:  # the measured gap distribution, its tail fitted to the CV
+        gap_levels, gap_quantiles = gap_table(
+            gap_levels, gap_quantiles, _num(p["gap_cv"], float("nan")), int(p["n_requests"])
+        )
+        b, g = 0.0, 0.0
+    else:  # a profile without gap quantiles: the two-exponential burst fit
+        b, g = burst_fit(_num(p["gap_cv"], 1.0), _num(p["gap_median_ratio"], np.log(2)))
     quantiles = np.maximum.accumulate(
         [max(float(q), 1.0) for q in p["reuse_distance_quantiles"]]
     ).tolist()
@@ -214,6 +281,8 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         iops=iops,
         burst_fraction=b,
         burst_gap_ns=g * 1e9 / iops,
+        gap_levels=tuple(gap_levels),
+        gap_quantiles=tuple(gap_quantiles),
         **{field: _num(p[key], 0.0) for field, key in _PAIRS.items()},
         reuse_distance_levels=tuple(levels),
         reuse_distance_quantiles=tuple(quantiles),

@@ -114,6 +114,10 @@ def curve_distance(a: np.ndarray, b: np.ndarray, points: int = 1000) -> float:
 
 
 REUSE_LEVELS = (0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 1.0)  # reuse-distance quantiles
+# inter-arrival gap quantiles: dense in the upper tail, where a block trace's idle periods
+# (a handful of gaps holding most of the time) set the gaps' CV and mean
+GAP_LEVELS = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995,
+              0.9999, 0.99995, 0.99999, 1.0)  # fmt: skip
 GROWTH_POINTS = 101  # footprint after each 1 % of the requests
 TOP_SIZES = 32  # commonest request sizes kept per type
 _ALIGNMENTS = (4096, 2048, 1024, 512)
@@ -169,13 +173,15 @@ def _mean_kb(sizes: np.ndarray) -> float:
     return float(sizes.mean() / 1024) if len(sizes) else float("nan")
 
 
-def _gap_stats(requests: Requests) -> tuple[float, float]:
-    """(coefficient of variation, median / mean) of the inter-arrival gaps."""
+def _gap_stats(requests: Requests) -> tuple[float, float, list[float]]:
+    """(coefficient of variation, median / mean, quantiles at GAP_LEVELS as multiples of
+    the mean) of the inter-arrival gaps."""
     gaps = np.diff(requests.monotonic_time_ns()).astype(np.float64)
     mean = gaps.mean() if len(gaps) else 0.0
     if mean <= 0:
-        return float("nan"), float("nan")
-    return float(gaps.std() / mean), float(np.median(gaps) / mean)
+        return float("nan"), float("nan"), []
+    quantiles = (np.quantile(gaps, GAP_LEVELS) / mean).tolist()
+    return float(gaps.std() / mean), float(np.median(gaps) / mean), quantiles
 
 
 def _top_decile_share(lpn: np.ndarray) -> float:
@@ -229,7 +235,7 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
     reuse_write_sizes, reuse_write_probs = _size_histogram(requests.size_bytes[again & w])
     offsets = requests.offset_bytes
     alignment = next((a for a in _ALIGNMENTS if np.mean(offsets % a == 0) >= 0.99), 512)
-    gap_cv, gap_median_ratio = _gap_stats(requests)
+    gap_cv, gap_median_ratio, gap_quantiles = _gap_stats(requests)
     nan = float("nan")
     flat = {
         "name": requests.meta.name,
@@ -270,6 +276,8 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         "read_hit_written_share": read_hit_written_share,
         "gap_cv": gap_cv,
         "gap_median_ratio": gap_median_ratio,
+        "gap_levels": list(GAP_LEVELS) if gap_quantiles else [],
+        "gap_quantiles": gap_quantiles,
     }
     return Measured(flat, dist, growth)
 

@@ -188,6 +188,14 @@ class SyntheticSpec:
     # This share of the requests repeat the request just before them exactly (same type,
     # offset and size), as half the reuses of the Pixel 6a traces do.
     repeat_fraction: float = 0.0
+    # Inter-arrival gaps from a measured distribution (empty: the exponential / burst model
+    # above): quantiles ``gap_quantiles`` (multiples of the mean gap 1/iops) at the levels
+    # ``gap_levels``, log-linear between knots (linear from a knot of 0). A trace of n
+    # requests takes the table's values at n evenly spaced levels in random order (a
+    # stratified draw: the few long idle gaps that set a block trace's gap CV are then drawn
+    # as often as the table says, not left to chance), scaled so the mean gap is 1/iops.
+    gap_levels: tuple[float, ...] = ()
+    gap_quantiles: tuple[float, ...] = ()
     n_requests: int = DEFAULT_N_REQUESTS
     source: str = "assumption"
     notes: str = ""
@@ -236,6 +244,7 @@ class SyntheticSpec:
                     f"{getattr(self, a)} + {getattr(self, b)}"
                 )
         self._check_reuse_table()
+        self._check_gap_table()
         x = self.reuse_single_run_share
         if x is not None and not 0.0 <= x <= 1.0:
             raise ConfigError(f"{self.name}: reuse_single_run_share must be in [0, 1], got {x}")
@@ -263,6 +272,22 @@ class SyntheticSpec:
         if min(q) < 1 or np.any(np.diff(q) < 0) or not np.isfinite(q).all():
             raise ConfigError(
                 f"{self.name}: reuse_distance_quantiles must be >= 1 and non-decreasing, got {q}"
+            )
+
+    def _check_gap_table(self) -> None:
+        lv, q = self.gap_levels, self.gap_quantiles
+        if len(lv) != len(q):
+            raise ConfigError(
+                f"{self.name}: gap_levels and gap_quantiles need the same length, "
+                f"got {len(lv)} and {len(q)}"
+            )
+        if not lv:
+            return
+        if len(lv) < 2 or lv[0] != 0.0 or lv[-1] != 1.0 or np.any(np.diff(lv) <= 0):
+            raise ConfigError(f"{self.name}: gap_levels must rise strictly from 0 to 1, got {lv}")
+        if min(q) < 0 or np.any(np.diff(q) < 0) or not np.isfinite(q).all() or max(q) <= 0:
+            raise ConfigError(
+                f"{self.name}: gap_quantiles must be >= 0, non-decreasing and not all 0, got {q}"
             )
 
     @property
@@ -567,9 +592,37 @@ def _located_offsets(
     return sizes, offsets
 
 
+def table_quantiles(u: np.ndarray, levels: tuple, quantiles: tuple) -> np.ndarray:
+    """The inverse CDF given by knots (``levels``, ``quantiles``) at ``u``: log-linear
+    between two positive knots, linear in a segment that starts at 0."""
+    lv, q = np.asarray(levels, dtype=np.float64), np.asarray(quantiles, dtype=np.float64)
+    k = np.clip(np.searchsorted(lv, u, side="right") - 1, 0, len(lv) - 2)
+    t = (u - lv[k]) / (lv[k + 1] - lv[k])
+    lo, hi = q[k], q[k + 1]
+    positive = lo > 0
+    ratio = np.where(positive, hi / np.where(positive, lo, 1.0), 1.0)
+    return np.where(positive, lo * ratio**t, hi * t)
+
+
+def stratified_gaps(levels: tuple, quantiles: tuple, n: int, u: np.ndarray | None = None):
+    """n gaps (mean 1) from a gap table: its values at the levels (i + 1/2) / n, in the
+    order of ``u`` (a permutation of range(n); None: ascending)."""
+    at = (np.arange(n, dtype=np.float64) if u is None else u.astype(np.float64)) + 0.5
+    gaps = table_quantiles(at / n, levels, quantiles)
+    mean = gaps.mean() if n else 0.0
+    return gaps / mean if mean > 0 else gaps
+
+
 def _arrivals(spec: SyntheticSpec, rng: np.random.Generator, n: int) -> np.ndarray:
     mean_gap = 1e9 / spec.iops
     b = spec.burst_fraction
+    if spec.gap_levels:  # n - 1 gaps after the first request, at time 0
+        m = max(n - 1, 0)
+        gaps = np.zeros(n, dtype=np.float64)
+        gaps[1:] = stratified_gaps(spec.gap_levels, spec.gap_quantiles, m, rng.permutation(m))
+        gaps *= mean_gap
+        np.cumsum(gaps, out=gaps)
+        return gaps.astype(np.int64)
     gaps = rng.standard_exponential(n)
     if b > 0:
         base = (mean_gap - b * spec.burst_gap_ns) / (1 - b)
