@@ -37,13 +37,15 @@ def load_by_id(trace_id: str, cfg: dict[str, Any]):
     """A trace by workflow id: ``syn-<preset>`` is generated from the config's seed and size;
     anything else is a registered real trace (located, or fetched when allowed)."""
     from skftl.traces import load_trace
-    from skftl.traces.synthetic import generate
+    from skftl.traces.workload import stand_in
 
     section = cfg.get("traces", {})
     if trace_id.startswith(SYNTHETIC_PREFIX):
-        n = section.get("synthetic_requests")
-        return generate(
-            trace_id[len(SYNTHETIC_PREFIX) :], n_requests=n, seed=int(cfg.get("seed", 0))
+        return stand_in(
+            trace_id[len(SYNTHETIC_PREFIX) :],
+            section.get("synthetic_requests"),
+            int(cfg.get("seed", 0)),
+            stand_in_source(cfg),
         )
     return load_trace(trace_id, trace_dirs=search_dirs(cfg), cache_dir=cache_dir(cfg))
 
@@ -68,7 +70,13 @@ def workload_for(
         seed=int(cfg.get("seed", 0)),
         n_requests=n_requests,
         allow_synthetic=allow_synthetic,
+        stand_ins=stand_in_source(cfg),
     )
+
+
+def stand_in_source(cfg: dict[str, Any]) -> str:
+    """Where synthetic stand-ins come from (config ``traces.stand_ins``)."""
+    return str((cfg.get("traces", {}) or {}).get("stand_ins", "locality"))
 
 
 def prepare_trace(

@@ -109,3 +109,25 @@ def test_real_excerpt_is_found_in_the_shared_folder(tmp_path):
     assert not req.meta.synthetic and len(req) == 100_000
     syn = wl.workload("msr_media", candidates=["msr_mds_0"], trace_dirs=[SHARED], n_requests=10)
     assert syn.meta.synthetic
+
+
+def test_stand_ins_come_from_the_preset_file_or_the_builtin_spec():
+    from skftl.traces.locality import profile
+    from skftl.traces.synthetic import generate
+
+    old = wl.stand_in("Financial1", 3000, seed=5, source="aggregates")
+    assert np.array_equal(old.offset_bytes, generate("Financial1", 3000, seed=5).offset_bytes)
+    new = wl.stand_in("Financial1", 3000, seed=5)
+    again = wl.stand_in("Financial1", 3000, seed=5)
+    for col in ("time_ns", "offset_bytes", "size_bytes", "is_write"):
+        assert np.array_equal(getattr(new, col), getattr(again, col))
+    assert new.meta.synthetic and "Financial1.yaml" in new.meta.source
+    # the published file count (700,873 files in 5,334,987 requests) sets the reuse
+    assert profile(new)["reuse_share"] == pytest.approx(1 - 700_873 / 5_334_987, rel=0.1)
+    assert profile(old)["reuse_share"] < 0.1
+    # no preset file: the built-in spec either way
+    assert wl.preset_file("pc_desktop") is None
+    desk = wl.stand_in("pc_desktop", 500, seed=1)
+    assert np.array_equal(desk.offset_bytes, generate("pc_desktop", 500, seed=1).offset_bytes)
+    with pytest.raises(ConfigError, match="traces.stand_ins: 'toy'"):
+        wl.stand_in("Financial1", 10, source="toy")

@@ -6,10 +6,17 @@ real traces that may stand for it, best first. :func:`workload` returns the firs
 one located in the trace folders; if none is, it generates the synthetic preset of
 that name, whose ``meta.synthetic`` is True and whose ``meta.label`` ends in
 "(synthetic)". A synthetic trace is never presented as real.
+
+Stand-ins (config ``traces.stand_ins``): ``locality`` (default) draws from the preset file
+``skftl/data/presets/<name>.yaml`` where there is one (issue #19: the locality measured on the
+nearest real excerpt, or implied by a published file count, with the paper's Table III cells),
+else from the built-in spec; ``aggregates`` always draws from the built-in specs of
+:mod:`skftl.traces.synthetic` (Table III aggregates, little reuse: the stand-ins before #19).
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
 from pathlib import Path
 from typing import Any
@@ -18,7 +25,10 @@ from skftl.config import load_config
 from skftl.config import trace_dirs as configured_trace_dirs
 from skftl.errors import ConfigError, UnknownTraceError
 from skftl.traces.requests import Requests
-from skftl.traces.synthetic import PRESETS, generate
+from skftl.traces.synthetic import DEFAULT_N_REQUESTS, PRESETS, SyntheticSpec, generate
+
+STAND_INS = ("locality", "aggregates")
+PRESET_DIR = Path(__file__).resolve().parent.parent / "data" / "presets"
 
 
 def note_trace(name: str, status: str) -> None:
@@ -71,6 +81,41 @@ def configured_candidates(name: str, cfg: dict[str, Any] | None = None) -> list[
     return check_candidates(list(table[name] or []), f"traces.workloads.{name}")
 
 
+def preset_file(name: str) -> Path | None:
+    """The preset file of workload ``name``, if the package has one."""
+    path = PRESET_DIR / f"{name}.yaml"
+    return path if path.is_file() else None
+
+
+@functools.lru_cache(maxsize=64)
+def _preset_spec(path: Path, n: int, seed: int) -> tuple[SyntheticSpec, str]:
+    """The fitted spec of a preset file (cached: the fit draws and profiles a few traces)."""
+    from skftl.traces.profile import load_preset, spec_from_profile
+
+    preset = load_preset(path)
+    spec = spec_from_profile(preset, n, seed=seed)
+    return spec, f"preset {path.name}: {preset.provenance.source}"
+
+
+def stand_in(
+    name: str, n_requests: int | None = None, seed: int = 0, source: str = "locality"
+) -> Requests:
+    """The synthetic stand-in for workload ``name`` (see the module docstring for
+    ``source``). Same arguments -> identical arrays. ConfigError for an unknown source;
+    UnknownTraceError when there is no preset of that name."""
+    if source not in STAND_INS:
+        raise ConfigError(f"traces.stand_ins: {source!r} is not one of {', '.join(STAND_INS)}")
+    path = preset_file(name) if source == "locality" else None
+    if path is None:
+        if name not in PRESETS:
+            raise UnknownTraceError(f"no synthetic preset {name!r}; known: {', '.join(PRESETS)}")
+        return generate(name, n_requests=n_requests, seed=seed)
+    n = DEFAULT_N_REQUESTS if n_requests is None else int(n_requests)
+    spec, where = _preset_spec(path, n, int(seed))
+    req = generate(spec, n_requests=n, seed=seed)
+    return req.with_meta(source=where, extra={**req.meta.extra, "stand_ins": source})
+
+
 def workload(
     name: str,
     *,
@@ -80,13 +125,14 @@ def workload(
     seed: int = 0,
     n_requests: int | None = None,
     allow_synthetic: bool = True,
+    stand_ins: str = "locality",
 ) -> Requests:
     """The trace for workload ``name``: the first of ``candidates`` (default: the
     config's list for ``name``) found in ``trace_dirs`` (default: the config's), else
-    the synthetic preset ``name`` with ``seed`` and ``n_requests``. A candidate name the
-    registry does not know is a ConfigError. Falling back to the synthetic preset is
-    recorded in ``meta.extra["verification"]`` (and the run's verification log, hence the
-    dataset's attributes), loudly when a trace folder does not exist. Raises
+    its synthetic stand-in (:func:`stand_in` with ``seed``, ``n_requests``, ``stand_ins``).
+    A candidate name the registry does not know is a ConfigError. Falling back to the
+    stand-in is recorded in ``meta.extra["verification"]`` (and the run's verification log,
+    hence the dataset's attributes), loudly when a trace folder does not exist. Raises
     UnknownTraceError when nothing is found and synthesis is disallowed or no preset has
     that name."""
     cands = configured_candidates(name) if candidates is None else list(candidates)
@@ -114,14 +160,14 @@ def workload(
             f"workload {name}: none of {cands} found in {[str(d) for d in dirs]} "
             "and synthetic stand-ins are disallowed"
         )
-    if name not in PRESETS:
+    if name not in PRESETS and preset_file(name) is None:
         note_trace(name, f"MISSING (none of {cands} found and no synthetic preset{where})")
         raise UnknownTraceError(
             f"workload {name}: none of {cands} found and there is no synthetic preset "
             f"of that name (presets: {', '.join(PRESETS)})"
         )
-    req = generate(name, n_requests=n_requests, seed=seed)
-    status = f"synthetic (generated; no real trace found among {cands}{where})"
+    req = stand_in(name, n_requests, seed, stand_ins)
+    status = f"synthetic (generated; {req.meta.source}; no real trace found among {cands}{where})"
     note_trace(req.meta.name, status)
     return req.with_meta(
         extra={**req.meta.extra, "real_candidates_tried": cands, "verification": status}
