@@ -342,3 +342,25 @@ def test_repeat_fraction_set_is_measured():
     assert got["repeat_share"] == pytest.approx(0.25, abs=0.01)
     assert got["n_requests"] == N
     assert got["seq_read_fraction"] == pytest.approx(0.2 * 0.75, abs=0.01)  # repeats are not
+
+
+def test_repeat_type_and_sizes_set_are_measured():
+    """Repeats of small writes in a read-heavy trace: the repeated requests' write share
+    and sizes are the spec's, and the read % stays exact."""
+    spec = base(
+        read_sizes=SizeDist.discrete({8: 0.5, 256: 0.5}),
+        write_sizes=SizeDist.discrete({8: 0.3, 16: 0.3, 512: 0.4}),
+        read_fraction=0.7,
+        rewrite_fraction=0.2,
+        repeat_fraction=0.1,
+        repeat_write_share=0.6,
+        repeat_write_sizes=SizeDist.discrete({8: 0.75, 16: 0.25}),
+    )
+    got = profile(generate(spec, N, seed=15))
+    assert got["read_fraction"] == pytest.approx(0.7, abs=1e-3)
+    assert got["repeat_share"] == pytest.approx(0.1, abs=0.01)
+    assert got["repeat_write_share"] == pytest.approx(0.6, abs=0.03)
+    shares = dict(zip(got["repeat_write_sizes"], got["repeat_write_size_probs"], strict=True))
+    assert shares[8 * 512] == pytest.approx(0.75, abs=0.03)
+    assert shares.get(512 * 512, 0.0) < 0.01  # large writes are not repeated
+    assert set(got["repeat_read_sizes"]) == {8 * 512, 256 * 512}  # any read size

@@ -267,15 +267,34 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
     if quantiles:
         levels = detruncated_levels(levels, quantiles, int(p["n_requests"]))
     inc = _slice_increments(p["footprint_growth"])
+    rw = _share_or_none(p.get("repeat_write_share")) if repeat > 0 else None
+    rf = _num(p["read_fraction"], 0.0)
+    # repeats are never sequential: the drawn requests of each type carry all its
+    # sequential ones (a type's repeats are repeat * its share of the repeats / its share)
+    seq_scale = (
+        (1.0 / (1.0 - repeat), 1.0 / (1.0 - repeat))
+        if rw is None
+        else (_carry(repeat * (1.0 - rw), rf), _carry(repeat * rw, 1.0 - rf))
+    )
     return SyntheticSpec(
         name=name,
         read_sizes=read,
         write_sizes=write,
         read_fraction=_num(p["read_fraction"], 0.0),
-        # repeats are never sequential: the drawn requests carry all sequential ones
-        seq_read_fraction=min(_num(p["seq_read_fraction"], 0.0) / (1.0 - repeat), 1.0),
-        seq_write_fraction=min(_num(p["seq_write_fraction"], 0.0) / (1.0 - repeat), 1.0),
+        seq_read_fraction=min(_num(p["seq_read_fraction"], 0.0) * seq_scale[0], 1.0),
+        seq_write_fraction=min(_num(p["seq_write_fraction"], 0.0) * seq_scale[1], 1.0),
         repeat_fraction=min(repeat, 0.99),
+        repeat_write_share=rw,
+        repeat_read_sizes=_sizes(
+            p.get("repeat_read_sizes", []), p.get("repeat_read_size_probs", [])
+        )
+        if rw is not None
+        else None,
+        repeat_write_sizes=_sizes(
+            p.get("repeat_write_sizes", []), p.get("repeat_write_size_probs", [])
+        )
+        if rw is not None
+        else None,
         footprint_bytes=-(-span // al) * al,
         alignment_bytes=al,
         iops=iops,
@@ -294,6 +313,12 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         n_requests=n,
         source=f"spec_like({p['name']})",
     )
+
+
+def _carry(repeats: float, share: float) -> float:
+    """Factor on a type's sequential share when ``repeats`` of all requests are repeats of
+    that type and ``share`` of all requests are of that type."""
+    return share / (share - repeats) if share > repeats else 1.0
 
 
 def _share_or_none(x: Any) -> float | None:

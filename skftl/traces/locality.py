@@ -161,12 +161,13 @@ def single_runs(is_write: np.ndarray, seq: np.ndarray) -> np.ndarray:
     return out
 
 
-def _repeat_share(requests: Requests) -> float:
-    """Share of requests identical to the one just before them (type, offset and size)."""
-    same = requests.is_write[1:] == requests.is_write[:-1]
-    same &= requests.offset_bytes[1:] == requests.offset_bytes[:-1]
-    same &= requests.size_bytes[1:] == requests.size_bytes[:-1]
-    return float(np.count_nonzero(same) / len(requests))
+def _repeats(requests: Requests) -> np.ndarray:
+    """Per request: it is identical to the one just before it (type, offset and size)."""
+    same = np.zeros(len(requests), dtype=np.bool_)
+    same[1:] = requests.is_write[1:] == requests.is_write[:-1]
+    same[1:] &= requests.offset_bytes[1:] == requests.offset_bytes[:-1]
+    same[1:] &= requests.size_bytes[1:] == requests.size_bytes[:-1]
+    return same
 
 
 def _mean_kb(sizes: np.ndarray) -> float:
@@ -233,6 +234,9 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
     single = single_runs(w, seq)
     reuse_read_sizes, reuse_read_probs = _size_histogram(requests.size_bytes[again & ~w])
     reuse_write_sizes, reuse_write_probs = _size_histogram(requests.size_bytes[again & w])
+    repeat = _repeats(requests)
+    repeat_read_sizes, repeat_read_probs = _size_histogram(requests.size_bytes[repeat & ~w])
+    repeat_write_sizes, repeat_write_probs = _size_histogram(requests.size_bytes[repeat & w])
     offsets = requests.offset_bytes
     alignment = next((a for a in _ALIGNMENTS if np.mean(offsets % a == 0) >= 0.99), 512)
     gap_cv, gap_median_ratio, gap_quantiles = _gap_stats(requests)
@@ -255,7 +259,12 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         "reuse_read_size_probs": reuse_read_probs,
         "reuse_write_sizes": reuse_write_sizes,
         "reuse_write_size_probs": reuse_write_probs,
-        "repeat_share": _repeat_share(requests),
+        "repeat_share": float(np.count_nonzero(repeat) / n),
+        "repeat_write_share": float(w[repeat].mean()) if repeat.any() else nan,
+        "repeat_read_sizes": repeat_read_sizes,
+        "repeat_read_size_probs": repeat_read_probs,
+        "repeat_write_sizes": repeat_write_sizes,
+        "repeat_write_size_probs": repeat_write_probs,
         "single_run_share": float(single[~seq].mean()),
         "reuse_single_run_share": float(single[again].mean()) if again.any() else nan,
         "mean_reuse_read_size_kb": _mean_kb(requests.size_bytes[again & ~w]),

@@ -188,6 +188,14 @@ class SyntheticSpec:
     # This share of the requests repeat the request just before them exactly (same type,
     # offset and size), as half the reuses of the Pixel 6a traces do.
     repeat_fraction: float = 0.0
+    # What is repeated (None: a uniformly picked request, so repeats have the trace's own mix
+    # and sizes). Else this share of the repeats are writes and each repeats a request of
+    # its type whose size is drawn from ``repeat_read_sizes`` / ``repeat_write_sizes`` (None:
+    # any size): in block traces the requests issued twice in a row are mostly small (file
+    # system metadata and journal blocks), not a sample of all requests.
+    repeat_write_share: float | None = None
+    repeat_read_sizes: SizeDist | None = None
+    repeat_write_sizes: SizeDist | None = None
     # Inter-arrival gaps from a measured distribution (empty: the exponential / burst model
     # above): quantiles ``gap_quantiles`` (multiples of the mean gap 1/iops) at the levels
     # ``gap_levels``, log-linear between knots (linear from a knot of 0). A trace of n
@@ -245,9 +253,10 @@ class SyntheticSpec:
                 )
         self._check_reuse_table()
         self._check_gap_table()
-        x = self.reuse_single_run_share
-        if x is not None and not 0.0 <= x <= 1.0:
-            raise ConfigError(f"{self.name}: reuse_single_run_share must be in [0, 1], got {x}")
+        for name in ("reuse_single_run_share", "repeat_write_share"):
+            x = getattr(self, name)
+            if x is not None and not 0.0 <= x <= 1.0:
+                raise ConfigError(f"{self.name}: {name} must be in [0, 1], got {x}")
         w = self.new_address_weights
         if w and (min(w) < 0 or not np.isfinite(w).all() or sum(w) <= 0):
             raise ConfigError(f"{self.name}: new_address_weights must be >= 0, sum > 0, got {w}")
@@ -642,12 +651,60 @@ def _located_requests(
     right after a request picked uniformly (with replacement)."""
     k = round(spec.repeat_fraction * n)
     base = n - k
-    is_write = _exact_mask(rng, base, round((1.0 - spec.read_fraction) * base))
-    sizes, offsets = _located_offsets(spec, rng, is_write)
-    if k == 0 or base == 0:
-        return is_write, sizes, offsets
-    copies = 1 + np.bincount(rng.integers(0, base, k), minlength=base)
+    if spec.repeat_write_share is None:
+        is_write = _exact_mask(rng, base, round((1.0 - spec.read_fraction) * base))
+        sizes, offsets = _located_offsets(spec, rng, is_write)
+        if k == 0 or base == 0:
+            return is_write, sizes, offsets
+        originals = rng.integers(0, base, k)
+    else:  # the drawn requests carry the writes the repeats do not, so read % stays exact
+        k_w = round(spec.repeat_write_share * k)
+        writes = int(np.clip(round((1.0 - spec.read_fraction) * n) - k_w, 0, base))
+        is_write = _exact_mask(rng, base, writes)
+        sizes, offsets = _located_offsets(spec, rng, is_write)
+        if k == 0 or base == 0:
+            return is_write, sizes, offsets
+        originals = _repeat_originals(spec, rng, is_write, sizes, k, k_w)
+    copies = 1 + np.bincount(originals, minlength=base)
     return tuple(np.repeat(a, copies) for a in (is_write, sizes, offsets))
+
+
+def _repeat_originals(
+    spec: SyntheticSpec,
+    rng: np.random.Generator,
+    is_write: np.ndarray,
+    sizes: np.ndarray,
+    k: int,
+    k_w: int,
+) -> np.ndarray:
+    """The request each of k repeats (k_w of them writes) repeats: one of its type with a
+    size drawn from the type's repeat sizes, picked uniformly among those; where no request
+    has that size, the next larger one of the type (the largest when none is larger);
+    where the type has none, any request."""
+    rep_w = _exact_mask(rng, k, k_w)
+    want = np.zeros(k, dtype=np.int64)
+    for w, dist in ((False, spec.repeat_read_sizes), (True, spec.repeat_write_sizes)):
+        mine = rep_w == w
+        if dist is not None:
+            want[mine] = dist.sample(rng, int(np.count_nonzero(mine)))
+    span = int(sizes.max()) + 1 if len(sizes) else 1
+    key = is_write.astype(np.int64) * span + sizes  # (type, size) as one sortable number
+    order = np.argsort(key, kind="stable")
+    keys = key[order]
+    wanted = rep_w.astype(np.int64) * span + np.minimum(want, span - 1)
+    lo = np.searchsorted(keys, wanted, side="left")
+    hi = np.searchsorted(keys, wanted, side="right")
+    type_lo = np.searchsorted(keys, rep_w.astype(np.int64) * span, side="left")
+    type_hi = np.searchsorted(keys, (rep_w.astype(np.int64) + 1) * span, side="left")
+    any_size = want == 0
+    lo, hi = np.where(any_size, type_lo, lo), np.where(any_size, type_hi, hi)
+    u = rng.random(k)
+    pick = lo + (u * (hi - lo)).astype(np.int64)  # exact (type, size) matches
+    none = hi <= lo
+    pick = np.where(none, np.minimum(lo, type_hi - 1), pick)  # next larger of the type
+    empty = type_hi <= type_lo
+    pick = np.where(empty, (u * len(keys)).astype(np.int64), pick)
+    return order[np.clip(pick, 0, len(keys) - 1)]
 
 
 def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int = 0) -> Requests:
