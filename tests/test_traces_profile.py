@@ -171,3 +171,13 @@ def test_validation_of_no_trace_is_empty():
     from skftl.traces.validation import held_by_measure, summary, table
 
     assert summary([]).empty and table([]).empty and held_by_measure([]).empty
+
+
+def test_nexus5_presets_stand_for_what_the_bnvm_study_uses():
+    from skftl.config import load_config
+    from skftl.traces.paper_presets import WORKLOADS
+
+    stand_ins = load_config()["bnvm"]["stand_ins"]
+    for work in WORKLOADS:
+        if work.name.startswith("nexus5_"):
+            assert work.excerpt == stand_ins[work.name[-1]][0], work.name

@@ -81,9 +81,13 @@ _FIN2_FILES = FileCount(
     "ASSUMPTION: Financial1's share of new files (" + _FIN1_FILES.source + "); no count is "
     "published for Financial2",
 )
+# the BNVM study's real stand-in for the letter (config bnvm.stand_ins; tested equal), so
+# the synthetic stand-in and the real one stand for the same thing
+_BNVM = "the BNVM study's real stand-in for this trace (config bnvm.stand_ins; why: 05_bnvm.ipynb)"
 _MOBILE = (
     "Pixel 6a excerpt (acsl-technion/MobileBlockIOTraces): a phone's block trace, as Nexus 5 "
-    "traces are; no shared trace records the same app. Chosen by kind (ASSUMPTION): "
+    "traces are; no shared trace records the same app. Chosen by kind of activity "
+    "(ASSUMPTION): "
 )
 WORKLOADS = (
     PaperWorkload("Financial1", "tpcc-small", _FIN, (3.38, 23.16, 1.61, 0.01),
@@ -106,20 +110,17 @@ WORKLOADS = (
     PaperWorkload("msr_media", "msr_web_0_excerpt",
                   "no media-server (mds) volume is shared; web_0 is a volume of the same "
                   "MSR Cambridge data centre (stand-in, not the same workload)"),
-    PaperWorkload("nexus5_A", "pixel6a_telegram_precond",
-                  _MOBILE + "the paper calls A write-intensive; every shared Pixel 6a usage "
-                  "(_exec) trace is 75-92 % reads, so a social app's write trace",
+    PaperWorkload("nexus5_A", "pixel6a_telegram_precond", _MOBILE + _BNVM,
                   notes="BNVM paper, experimental setup: music + Twitter, write-intensive"),
-    PaperWorkload("nexus5_B", "pixel6a_slideshow_precond", _MOBILE + "bulk media writes",
+    PaperWorkload("nexus5_B", "pixel6a_pubg_precond", _MOBILE + _BNVM,
                   notes="BNVM paper, experimental setup: writes of multiple copy operations"),
-    PaperWorkload("nexus5_C", "pixel6a_genshin_impact_precond", _MOBILE + "large install",
-                  notes="BNVM paper, experimental setup: OS installation, reads and writes "
-                  "(the stand-in has writes only)"),
-    PaperWorkload("nexus5_D", "pixel6a_cod_exec", _MOBILE + "app in use",
+    PaperWorkload("nexus5_C", "pixel6a_pubg_exec", _MOBILE + _BNVM,
+                  notes="BNVM paper, experimental setup: OS installation, reads and writes"),
+    PaperWorkload("nexus5_D", "pixel6a_slideshow_exec", _MOBILE + _BNVM,
                   notes="BNVM paper, experimental setup: Facebook"),
-    PaperWorkload("nexus5_E", "pixel6a_pubg_exec", _MOBILE + "app in use, map assets",
+    PaperWorkload("nexus5_E", "pixel6a_genshin_impact_exec", _MOBILE + _BNVM,
                   notes="BNVM paper, experimental setup: Google Maps"),
-    PaperWorkload("nexus5_F", "pixel6a_diablo_exec", _MOBILE + "app in use",
+    PaperWorkload("nexus5_F", "pixel6a_diablo_exec", _MOBILE + _BNVM,
                   notes="BNVM paper, experimental setup: web-browser activities"),
 )  # fmt: skip
 
