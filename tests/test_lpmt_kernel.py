@@ -86,6 +86,27 @@ def test_strict_constant_timing_kernel_across_refreshes(placement):
     assert t.dram.sc[SC_REFRESHES] >= 3
 
 
+@pytest.mark.parametrize("row_hits", ["per_bank", "per_probe"])
+@pytest.mark.parametrize(
+    "placement", ["interleaved", "interleaved_fixed", "spread_fixed", "spread_dynamic"]
+)
+def test_paper_closed_form_probes(placement, row_hits):
+    """Long runs of full probes over every bank, which the paper-shape kernels time in
+    closed form from the previous probe (kernel: ``steady_row``), broken up by
+    block-table reads, early exits and deletes: the same results as the reference."""
+    rng = np.random.default_rng(5)
+    n = 400
+    ops = rng.choice(4, n, p=[0.6, 0.3, 0.05, 0.05])
+    pages = np.where(rng.random(n) < 0.1, rng.integers(2, 4, n), 1)
+    args = np.where(ops == K.OP_DELETE_PAGE, rng.integers(0, 2, n), pages)
+    for early_exit in (False, True):
+        cfg = LpmtConfig(n_sets=16, n_secondary=8, n_blocks=8, pages_per_block=16,
+                         placement=placement, row_hits=row_hits, early_exit=early_exit,
+                         row_bytes=128, hash="folding")  # fmt: skip
+        t = check_against_reference(cfg, DramTiming(), ops, rng.integers(0, 200, n), args)
+        assert t._kernel is not K.ops_kernel(None)
+
+
 def check_against_reference(cfg, timing, ops, keys, args):
     t = Lpmt(cfg, timing, record=10_000)
     homes = t.homes(keys)

@@ -67,10 +67,12 @@ from skftl.dram.timing import (
     TP_DL,
     TP_LEN,
     TP_MODEL,
+    TP_WINDOW,
     DramTiming,
     conflicts,
     flush_tally,
     load_state,
+    paper_conflict,
     paper_read_run,
     params_tuple,
     read_run,
@@ -426,6 +428,15 @@ def ops_kernel(
         # order of the banks whatever set is read; ``order`` then holds banks (sorted with
         # base 0) and stays valid from one set to the next (no sort per lookup)
         bank_order = inter and k == lp[LP_NB]
+        # The paper rule's closed-form probe (see its use below): ``steady_row`` is the
+        # row that the last full probe left open in every bank, the last reads of the
+        # stream being that probe's (-1: not so, e.g. after block-table reads or an early
+        # exit); ``steady_base`` its chunk-0 bank. Only for sets over every bank (k =
+        # n_banks, so that probe's reads of each bank are the latest), without a recorded
+        # stream and with Fig. 7's order kept between probes (not reorder_on_act).
+        steady_ok = paper_only and k > 1 and k == lp[LP_NB] and no_record and keep_order
+        steady_row, steady_base = -1, 0
+        window = tp[TP_WINDOW]
         # hot counters live in locals (see timing.load_state) and are stored at the end
         cycles, sets_probed, bt_reads, hits = (
             ct[CT_CYCLES],
@@ -468,91 +479,125 @@ def ops_kernel(
                 if dynamic and key_base != sorted_base:
                     chunk_order(key_base, lp, banks, recency_col, order)
                     sorted_base = key_base if keep_order else -1
-                stop = False
-                refreshes0 = dst[S_REFRESHES]
-                # A full probe of an interleaved set under the paper model: each chunk's
-                # read in the first pass also settles its reads in the later passes: row
-                # hits, DL each (a pass's chunks are in distinct banks, so no other read
-                # of the bank comes between), in the same slot of every pass. So the
-                # later passes cost one addition, not k timed reads each. Not while
-                # recording the stream (those reads would go unrecorded; repeat_read
-                # records them).
-                fused = n_pass > 1 and paper_model and not (early and hw >= 0) and no_record
-                for p in range(n_pass):
-                    if fused and p == 1:
-                        later = (n_pass - 1) * k
-                        lat += later * tp[TP_DL]
-                        dst = (dst[0] + later, dst[1], dst[2], dst[3], dst[4], dst[5], dst[6],
-                               dst[7], dst[8], dst[9])  # fmt: skip
-                        break
-                    if p == 1 and repeat_pass_ok(tp, dst, refreshes0, (n_pass - 1) * k):
-                        # The later passes of an interleaved probe re-read, chunk for
-                        # chunk in the same order, rows the first pass opened, with no
-                        # other read in between: all row hits, timed in closed form
-                        # (repeat_read), not classified and scheduled read by read.
-                        if lean and not early:
-                            for _ in range(1, n_pass):
+                full = not (early and hw >= 0)
+                if steady_ok and steady_row >= 0 and full:
+                    # The previous operation's last reads were a full probe of the same
+                    # banks (see ``steady_row``), so what the paper rule gives every read
+                    # follows from the read positions alone: chunk jj's first read comes
+                    # ``n`` reads after its bank's last read in that probe, every bank
+                    # holds ``steady_row`` open, and each later read of a chunk is a row
+                    # hit (DL). Same cycles, classes and bank state as the passes below,
+                    # with no per-read loads or branches on the bank state.
+                    c = dst[S_COUNT]
+                    d = base - steady_base  # fixed order: how far the banks rotated
+                    d = d + k if d < 0 else d
+                    same = row == steady_row
+                    lat += assoc * tp[TP_DL]  # every read's DL; conflicts add below
+                    for jj in range(k):
+                        bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)[1]
+                        jp = jj if dynamic else (jj + d) % k  # its slot in the previous probe
+                        n = (k + jj - jp - 1) * m_run + 1
+                        if not (same or (per_probe and jj > 0)):
+                            if n > window:
+                                tally += 1  # no bank repeat in the window: DL
+                            else:
+                                cases[n - 1] += 1
+                                lat += paper_conflict(n, tp) - tp[TP_DL]
+                        at = bank * B_STRIDE
+                        banks[at + B_OPEN] = row
+                        banks[at + B_LAST_IDX] = c + (n_pass - 1) * k + jj * m_run + m_run - 1
+                    dst = (c + assoc, dst[1], dst[2], dst[3], dst[4], dst[5], dst[6], dst[7],
+                           dst[8], dst[9])  # fmt: skip
+                else:
+                    stop = False
+                    refreshes0 = dst[S_REFRESHES]
+                    # A full probe of an interleaved set under the paper model: each chunk's
+                    # read in the first pass also settles its reads in the later passes: row
+                    # hits, DL each (a pass's chunks are in distinct banks, so no other read
+                    # of the bank comes between), in the same slot of every pass. So the
+                    # later passes cost one addition, not k timed reads each. Not while
+                    # recording the stream (those reads would go unrecorded; repeat_read
+                    # records them).
+                    fused = n_pass > 1 and paper_model and not (early and hw >= 0) and no_record
+                    for p in range(n_pass):
+                        if fused and p == 1:
+                            later = (n_pass - 1) * k
+                            lat += later * tp[TP_DL]
+                            dst = (dst[0] + later, dst[1], dst[2], dst[3], dst[4], dst[5], dst[6],
+                                   dst[7], dst[8], dst[9])  # fmt: skip
+                            break
+                        if p == 1 and repeat_pass_ok(tp, dst, refreshes0, (n_pass - 1) * k):
+                            # The later passes of an interleaved probe re-read, chunk for
+                            # chunk in the same order, rows the first pass opened, with no
+                            # other read in between: all row hits, timed in closed form
+                            # (repeat_read), not classified and scheduled read by read.
+                            if lean and not early:
+                                for _ in range(1, n_pass):
+                                    for jj in range(k):
+                                        bank = _probe_bank(
+                                            jj, base, order, dynamic, bank_order, lp
+                                        )[1]
+                                        dlat, dst = repeat_read(bank, tp, banks, dst)
+                                        lat += dlat
+                                break
+                            for p2 in range(1, n_pass):
                                 for jj in range(k):
-                                    bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)[1]
+                                    j, bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)
+                                    _record(bank, row, 1, reads0 + dst[S_COUNT] - count0, rec)
                                     dlat, dst = repeat_read(bank, tp, banks, dst)
                                     lat += dlat
-                            break
-                        for p2 in range(1, n_pass):
-                            for jj in range(k):
-                                j, bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)
-                                _record(bank, row, 1, reads0 + dst[S_COUNT] - count0, rec)
-                                dlat, dst = repeat_read(bank, tp, banks, dst)
-                                lat += dlat
-                                stop = early and hw == p2 * k + j
+                                    stop = early and hw == p2 * k + j
+                                    if stop:
+                                        sorted_base = -1  # the reads after it were not made
+                                        break
                                 if stop:
-                                    sorted_base = -1  # the reads after it were not made
                                     break
-                            if stop:
-                                break
-                        break
-                    if strict_only and p == 0 and lean and not early:
-                        # the common case, without the checks below (no early exit, no
-                        # recorded stream, per-bank row hits): ~25 % fewer instructions
-                        for jj in range(k):
-                            bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)[1]
-                            dlat, dst, tally = strict_read_run(
-                                bank, row, m_run, tp, banks, acts, cases, dst, tally
-                            )
-                            lat += dlat
-                        continue
-                    for jj in range(k):
-                        j, bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)
-                        m = m_run  # a spread chunk's ways are consecutive reads of one row
-                        if inter:
-                            stop = early and hw == p * k + j
-                        else:
-                            lo = j * wpb
-                            stop = early and lo <= hw < lo + wpb
-                            if stop:
-                                m = hw - lo + 1
-                        if per_probe and (p > 0 or jj > 0):
-                            banks[bank * B_STRIDE + B_OPEN] = row  # the probe's ACT opened it
-                        _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
-                        if paper_only:
-                            dlat, dst, tally = paper_read_run(
-                                bank, row, m, tp, banks, acts, cases, dst, tally
-                            )
-                        elif strict_only:
-                            dlat, dst, tally = strict_read_run_call(
-                                bank, row, m, tp, banks, acts, cases, dst, tally
-                            )
-                        else:
-                            dlat, dst, tally = read_run(
-                                bank, row, m, tp, banks, acts, cases, dst, tally
-                            )
-                        lat += dlat
-                        if fused:  # its last read is in the last pass, in the same slot
-                            banks[bank * B_STRIDE + B_LAST_IDX] += (n_pass - 1) * k
-                        if stop:
-                            sorted_base = -1  # the reads after it were not made
                             break
-                    if stop:
-                        break
+                        if strict_only and p == 0 and lean and not early:
+                            # the common case, without the checks below (no early exit, no
+                            # recorded stream, per-bank row hits): ~25 % fewer instructions
+                            for jj in range(k):
+                                bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)[1]
+                                dlat, dst, tally = strict_read_run(
+                                    bank, row, m_run, tp, banks, acts, cases, dst, tally
+                                )
+                                lat += dlat
+                            continue
+                        for jj in range(k):
+                            j, bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)
+                            m = m_run  # a spread chunk's ways are consecutive reads of one row
+                            if inter:
+                                stop = early and hw == p * k + j
+                            else:
+                                lo = j * wpb
+                                stop = early and lo <= hw < lo + wpb
+                                if stop:
+                                    m = hw - lo + 1
+                            if per_probe and (p > 0 or jj > 0):
+                                banks[bank * B_STRIDE + B_OPEN] = row  # the probe's ACT opened it
+                            _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
+                            if paper_only:
+                                dlat, dst, tally = paper_read_run(
+                                    bank, row, m, tp, banks, acts, cases, dst, tally
+                                )
+                            elif strict_only:
+                                dlat, dst, tally = strict_read_run_call(
+                                    bank, row, m, tp, banks, acts, cases, dst, tally
+                                )
+                            else:
+                                dlat, dst, tally = read_run(
+                                    bank, row, m, tp, banks, acts, cases, dst, tally
+                                )
+                            lat += dlat
+                            if fused:  # its last read is in the last pass, in the same slot
+                                banks[bank * B_STRIDE + B_LAST_IDX] += (n_pass - 1) * k
+                            if stop:
+                                sorted_base = -1  # the reads after it were not made
+                                break
+                        if stop:
+                            break
+                steady_row = row if steady_ok and full else -1
+                steady_base = base
                 if hw >= 0:
                     fg, fw = g, hw
                     break
@@ -574,6 +619,7 @@ def ops_kernel(
                     lat += dlat
                     bt_reads += npages
                     sorted_base = -1
+                    steady_row = -1
                 else:
                     npages = 1
             status = ST_HIT if fg >= 0 else ST_MISS

@@ -329,9 +329,7 @@ def read_core(bank, row, tp, banks, acts, s):
     if hit or n == 0:
         lat = tp[TP_DL]
     else:
-        # RTP + RP + RCD + CL + DL - (CL[t-n] + sum_{k=1..n} DL[t-k])   (Fig. 6)
-        full = tp[TP_RTP] + tp[TP_RP] + tp[TP_RCD] + tp[TP_CL] + tp[TP_DL]
-        lat = max(tp[TP_DL], full - tp[TP_CL] - n * tp[TP_DL])
+        lat = paper_conflict(n, tp)
     banks[bank * B_STRIDE + B_OPEN] = row
     return lat, cls, _after_read(bank, hit, tp, banks, s)
 
@@ -353,6 +351,15 @@ def _tally(cls, window, cases, tally):
 
 
 @numba.njit(cache=True, inline="always")
+def paper_conflict(n, tp):
+    """Paper-model cycles of a read whose bank was last read ``n`` reads before (1 <=
+    n <= window) with another row open: ``RTP + RP + RCD + CL + DL - (CL[t-n] +
+    sum_{k=1..n} DL[t-k])`` (Fig. 6), at least DL."""
+    dl = tp[TP_DL]
+    return max(dl, tp[TP_RTP] + tp[TP_RP] + tp[TP_RCD] + dl - n * dl)
+
+
+@numba.njit(cache=True, inline="always")
 def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
     """``m`` reads of (bank, row) under the paper model, the first at stream position
     ``count``: :func:`read_core` for the first read, then ``m - 1`` row hits, written
@@ -370,8 +377,7 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
         no_repeat = 1
     else:
         cases[n - 1] += 1
-        full = tp[TP_RTP] + tp[TP_RP] + tp[TP_RCD] + tp[TP_CL] + dl
-        lat = max(dl, full - tp[TP_CL] - n * dl)
+        lat = paper_conflict(n, tp)
     if not hit and tp[TP_REORDER_ON_ACT] != 0:
         stamp += 1
         banks[bank * B_STRIDE + B_RECENCY] = stamp
