@@ -117,8 +117,8 @@ def test_stand_ins_come_from_the_preset_file_or_the_builtin_spec():
 
     old = wl.stand_in("Financial1", 3000, seed=5, source="aggregates")
     assert np.array_equal(old.offset_bytes, generate("Financial1", 3000, seed=5).offset_bytes)
-    new = wl.stand_in("Financial1", 3000, seed=5)
-    again = wl.stand_in("Financial1", 3000, seed=5)
+    new = wl.stand_in("Financial1", 20_000, seed=5)  # long enough for the reuse to settle
+    again = wl.stand_in("Financial1", 20_000, seed=5)
     for col in ("time_ns", "offset_bytes", "size_bytes", "is_write"):
         assert np.array_equal(getattr(new, col), getattr(again, col))
     assert new.meta.synthetic and "Financial1.yaml" in new.meta.source

@@ -81,6 +81,22 @@ _FIN2_FILES = FileCount(
     "ASSUMPTION: Financial1's share of new files (" + _FIN1_FILES.source + "); no count is "
     "published for Financial2",
 )
+
+
+def _at_most_financial1(requests: int) -> FileCount:
+    """A workload the paper says has fewer files than financial1 ("the workload financial1 that
+    includes the largest number of files", LPMT Sec. 3), taken at that bound."""
+    return FileCount(
+        _FIN1_FILES.files,
+        requests,
+        "ASSUMPTION at a published bound: LPMT paper Sec. 3 sizes the table for 'financial1 "
+        "that includes the largest number of files' (700,873), so this trace has at most as "
+        f"many in its {requests:,} records (the UMass trace's record count, config "
+        "lpmt.paper_requests); taken at the bound, the least reuse the paper allows. The "
+        "excerpt's own reuse (3 reuses in 24,783 requests) would give several times more files",
+    )
+
+
 # the BNVM study's real stand-in for the letter (config bnvm.stand_ins; tested equal), so
 # the synthetic stand-in and the real one stand for the same thing
 _BNVM = "the BNVM study's real stand-in for this trace (config bnvm.stand_ins; why: 05_bnvm.ipynb)"
@@ -98,9 +114,12 @@ WORKLOADS = (
     PaperWorkload("Financial2", "tpcc-small", _FIN, (2.39, 82.35, 0.94, 0.22),
                   "The MTPM paper's experimental setup gives the same read share, 82 %.",
                   _FIN2_FILES),
-    PaperWorkload("WebSearch1", "wsrch-small", _WS, (15.15, 99.98, 0.0, 0.0)),
-    PaperWorkload("WebSearch2", "wsrch-small", _WS, (15.07, 99.98, 0.0, 0.0)),
-    PaperWorkload("WebSearch3", "wsrch-small", _WS, (15.41, 99.97, 0.0, 0.0)),
+    PaperWorkload("WebSearch1", "wsrch-small", _WS, (15.15, 99.98, 0.0, 0.0),
+                  files=_at_most_financial1(1_055_448)),
+    PaperWorkload("WebSearch2", "wsrch-small", _WS, (15.07, 99.98, 0.0, 0.0),
+                  files=_at_most_financial1(4_579_809)),
+    PaperWorkload("WebSearch3", "wsrch-small", _WS, (15.41, 99.97, 0.0, 0.0),
+                  files=_at_most_financial1(4_261_709)),
     PaperWorkload("MSR", "msr_web_0_excerpt",
                   "Table III's MSR row does not name its volume; web_0 is the MSR Cambridge "
                   "volume the study's real stand-in is (config traces.workloads.MSR)",
@@ -160,7 +179,7 @@ _FROM_FILES = (
 )
 
 
-def _with_files(profile: dict, count: FileCount) -> dict:
+def _with_files(profile: dict, count: FileCount, excerpt_requests: int) -> dict:
     """``profile`` with the reuse a published file count implies: a share ``1 - files /
     requests`` of requests goes to an existing file at every point of the trace (linear
     footprint growth: an assumption, the count is only known at the end). A reused file was
@@ -175,9 +194,11 @@ def _with_files(profile: dict, count: FileCount) -> dict:
     r = profile["read_fraction"]
     out["reread_share"] = out["write_after_read_share"] = reuse * r
     out["read_after_write_share"] = out["rewrite_start_share"] = reuse * (1.0 - r)
-    excerpt_new = 1.0 - profile["reuse_share"]
+    # the profile now describes the full trace (build sets n_requests to its record count):
+    # its footprint is the files times the excerpt's pages per new start page
+    new_starts = excerpt_requests * (1.0 - profile["reuse_share"])
     out["footprint_pages"] = max(
-        int(round(profile["footprint_pages"] * count.new_share / excerpt_new)), 1
+        int(round(profile["footprint_pages"] / new_starts * count.files)), 1
     )
     points = len(profile["footprint_growth"])
     out["footprint_growth"] = [i / (points - 1) for i in range(points)]
@@ -211,14 +232,23 @@ def build(work: PaperWorkload, excerpt: Requests) -> Preset:
             for key in (f"{kind}_sizes", f"{kind}_size_probs", f"mean_{kind}_size_kb"):
                 citations[key] = sized
     if work.files is not None:
-        profile = _with_files(profile, work.files)
+        profile = _with_files(profile, work.files, measured.provenance.n_requests)
         cited = f"{work.files.source}; applied by paper_presets._with_files (see its docstring)"
         citations.update({key: cited for key in _FROM_FILES})
+    if work.files is not None:  # the reuse is the full trace's: so is the length described
+        prov["n_requests"] = work.files.requests
     prov.update(
         kind="paper" if work.table3 is not None else "excerpt",
         source=f"{work.name}: {TABLE3 + ' + ' if work.table3 else ''}excerpt {work.excerpt}",
         citations=citations,
-        notes=f"nearest excerpt: {work.why}. {work.notes}".strip(),
+        notes=f"nearest excerpt: {work.why}. {work.notes}".strip()
+        + (
+            f" The profile describes the full trace ({work.files.requests:,} requests, from "
+            f"its file count); its other numbers are the excerpt's "
+            f"({measured.provenance.n_requests:,} requests)."
+            if work.files is not None
+            else ""
+        ),
     )
     return preset_from_dict(
         {"name": work.name, "provenance": prov, "profile": profile}, f"preset {work.name}"
