@@ -37,7 +37,9 @@ _PAIRS = {  # spec field -> profile key of its start-page share (its starting va
     "write_after_read_fraction": "write_after_read_share",
     "rewrite_fraction": "rewrite_start_share",
 }
+FRESH_ROOM = 1.25  # address space of a fit, at least this times the bytes of its requests
 STEP_GAIN = 1.0  # exponent of the multiplicative step (above 1 overshoots)
+COPY_SIZE_GAIN = 3.0  # copy_size_share's step: its ratio to this power
 REQUIRED = (
     "name",
     "n_requests",
@@ -247,7 +249,10 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
     if read is None:
         raise ConfigError(f"profile {name!r}: read_sizes and write_sizes are both empty")
     al = int(p["alignment_bytes"])
-    span = max(int(p["address_span_bytes"]), _space_floor(read, write, al))
+    rf = _num(p["read_fraction"], 0.0)
+    # fresh new runs must fit side by side: room for every request of n at a new address
+    room = FRESH_ROOM * n * (rf * read.mean_bytes + (1.0 - rf) * write.mean_bytes)
+    span = max(int(p["address_span_bytes"]), _space_floor(read, write, al), int(room))
     iops = _num(p["iops"], 100.0)
     gap_levels, gap_quantiles = list(p.get("gap_levels") or []), p.get("gap_quantiles") or []
     if gap_levels:  # the measured gap distribution, its tail fitted to the CV
@@ -268,7 +273,6 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         levels = detruncated_levels(levels, quantiles, int(p["n_requests"]))
     inc = _slice_increments(p["footprint_growth"])
     rw = _share_or_none(p.get("repeat_write_share")) if repeat > 0 else None
-    rf = _num(p["read_fraction"], 0.0)
     # repeats are never sequential: the drawn requests of each type carry all its
     # sequential ones (a type's repeats are repeat * its share of the repeats / its share)
     seq_scale = (
@@ -308,8 +312,12 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         new_address_weights=tuple((inc / inc.mean()).tolist()) if inc.sum() > 0 else (),
         reuse_read_sizes=reuse_read,
         reuse_write_sizes=reuse_write,
-        reuse_single_run_share=_share_or_none(p.get("reuse_single_run_share")),
-        copy_size_share=0.5,
+        reuse_single_run_share=_share_or_none(
+            p.get("copy_single_run_share", p.get("reuse_single_run_share"))
+        ),
+        reuse_source_single_share=_share_or_none(p.get("reuse_source_single_share")),
+        copy_size_share=_num(p.get("reuse_same_size_share", 0.5), 0.5),
+        fresh_new_addresses=True,
         n_requests=n,
         source=f"spec_like({p['name']})",
     )
@@ -358,14 +366,12 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
             changes["new_address_weights"] = tuple((w / w.mean()).tolist())
     # page rewrites follow how often a rewrite takes its source's size; the fresh sizes are
     # re-tilted so each type's mean size holds
-    changes["copy_size_share"] = float(
-        np.clip(spec.copy_size_share * _ratio(p["rewrite_share"], got["rewrite_share"]), 0, 1)
-    )
-    for field, key in (("read_sizes", "mean_read_size_kb"), ("write_sizes", "mean_write_size_kb")):
-        dist = getattr(spec, field)
-        mean = dist.mean_bytes * _ratio(p[key], got[key])
-        if min(dist.sizes) < mean < max(dist.sizes):
-            changes[field] = dist.tilted_to_mean(mean)
+    # (the page rewrite share moves little with it: a larger step, COPY_SIZE_GAIN)
+    step = _ratio(p["rewrite_share"], got["rewrite_share"]) ** COPY_SIZE_GAIN
+    changes["copy_size_share"] = float(np.clip(spec.copy_size_share * step, 0, 1))
+    changes.update(_size_changes(spec, p, got))
+    if spec.fresh_new_addresses:  # new runs do not collide: the space only spaces them
+        return dataclasses.replace(spec, **changes)
     # the address space new addresses are drawn from: a larger one collides less, so the
     # footprint grows (sub-linearly: hence the squared ratio)
     floor = _space_floor(spec.read_sizes, spec.write_sizes, spec.alignment_bytes)
@@ -373,6 +379,17 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
     al = spec.alignment_bytes
     changes["footprint_bytes"] = int(np.clip(space, floor, 2.0**50)) // al * al
     return dataclasses.replace(spec, **changes)
+
+
+def _size_changes(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> dict[str, Any]:
+    """The fresh size distributions re-tilted by target / measured mean size."""
+    changes = {}
+    for field, key in (("read_sizes", "mean_read_size_kb"), ("write_sizes", "mean_write_size_kb")):
+        dist = getattr(spec, field)
+        mean = dist.mean_bytes * _ratio(p[key], got[key])
+        if min(dist.sizes) < mean < max(dist.sizes):
+            changes[field] = dist.tilted_to_mean(mean)
+    return changes
 
 
 def _space_floor(read: SizeDist, write: SizeDist, alignment: int) -> int:
@@ -402,12 +419,15 @@ def spec_like(
         raise ConfigError(f"profile {label!r}: n_requests must be >= 1, got {n}")
     spec = _initial_spec(profile, n, name or f"like_{label}")
     m = min(int(profile["n_requests"]), CALIBRATION_REQUESTS)
+    page = int(profile.get("page_size", 4096))
     for _ in range(calibrate):
-        got = locality.profile(generate(spec, m, seed), int(profile.get("page_size", 4096)))
-        spec = _calibration_step(spec, profile, got)
+        spec = _calibration_step(spec, profile, locality.profile(generate(spec, m, seed), page))
+    if calibrate:  # the last step's other changes move the mean sizes: correct them last
+        got = locality.profile(generate(spec, m, seed), page)
+        spec = dataclasses.replace(spec, **_size_changes(spec, profile, got))
     note = (
-        f"calibrated: {calibrate} fixed-point iteration(s) of the locality parameters on a "
-        f"draw of {m} requests (seed {seed})"
+        f"calibrated: {calibrate} fixed-point iteration(s) of the locality parameters and "
+        f"one of the mean sizes, on a draw of {m} requests (seed {seed})"
         if calibrate
         else "uncalibrated: the measured values as they are"
     )

@@ -235,6 +235,8 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
     reuse_read_sizes, reuse_read_probs = _size_histogram(requests.size_bytes[again & ~w])
     reuse_write_sizes, reuse_write_probs = _size_histogram(requests.size_bytes[again & w])
     repeat = _repeats(requests)
+    copied = again & ~repeat  # reuses other than immediate repeats, and what they reuse
+    source = prev[copied]
     repeat_read_sizes, repeat_read_probs = _size_histogram(requests.size_bytes[repeat & ~w])
     repeat_write_sizes, repeat_write_probs = _size_histogram(requests.size_bytes[repeat & w])
     offsets = requests.offset_bytes
@@ -267,6 +269,15 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         "repeat_write_size_probs": repeat_write_probs,
         "single_run_share": float(single[~seq].mean()),
         "reuse_single_run_share": float(single[again].mean()) if again.any() else nan,
+        # the same three of the reuses that are not immediate repeats (the generator makes
+        # repeats apart from them)
+        "copy_single_run_share": float(single[copied].mean()) if len(source) else nan,
+        "reuse_source_single_share": float(single[source].mean()) if len(source) else nan,
+        "reuse_same_size_share": float(
+            np.mean(requests.size_bytes[source] == requests.size_bytes[copied])
+        )
+        if len(source)
+        else nan,
         "mean_reuse_read_size_kb": _mean_kb(requests.size_bytes[again & ~w]),
         "mean_reuse_write_size_kb": _mean_kb(requests.size_bytes[again & w]),
         "alignment_bytes": int(alignment),

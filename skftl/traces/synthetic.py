@@ -182,12 +182,23 @@ class SyntheticSpec:
     # Share of the reusing requests that start a run of one request (None: no preference;
     # a reused address is then as often continued sequentially as a new one).
     reuse_single_run_share: float | None = None
+    # This share of the reusing requests copy a request that was a run of one (None: the
+    # request at the drawn distance, whatever its run): in block traces what is reused is
+    # mostly small isolated requests (metadata), not the head of a long sequential run,
+    # whose continuation would then rewrite the whole run.
+    reuse_source_single_share: float | None = None
     # This share of the requests that copy one of their own type take its size too (a
     # rewrite of the same block range) instead of a size from the reuse size distribution.
     copy_size_share: float = 0.0
     # This share of the requests repeat the request just before them exactly (same type,
     # offset and size), as half the reuses of the Pixel 6a traces do.
     repeat_fraction: float = 0.0
+    # New addresses are fresh space: the runs that take a new address are laid out without
+    # overlapping each other (random order, random free space between them) instead of
+    # at independent uniform offsets, which collide once a trace has written a fair share
+    # of the space. Block traces allocate new data in free space, so apart from the
+    # explicit reuses above, a new run rewrites nothing.
+    fresh_new_addresses: bool = False
     # What is repeated (None: a uniformly picked request, so repeats have the trace's own mix
     # and sizes). Else this share of the repeats are writes and each repeats a request of
     # its type whose size is drawn from ``repeat_read_sizes`` / ``repeat_write_sizes`` (None:
@@ -253,7 +264,7 @@ class SyntheticSpec:
                 )
         self._check_reuse_table()
         self._check_gap_table()
-        for name in ("reuse_single_run_share", "repeat_write_share"):
+        for name in ("reuse_single_run_share", "repeat_write_share", "reuse_source_single_share"):
             x = getattr(self, name)
             if x is not None and not 0.0 <= x <= 1.0:
                 raise ConfigError(f"{self.name}: {name} must be in [0, 1], got {x}")
@@ -377,6 +388,27 @@ def _head_offsets(
     start = start // al * al
     limit = (fp - run_bytes) // al * al  # latest aligned start that keeps the run inside
     return np.clip(start, 0, limit)
+
+
+def _fresh_offsets(
+    spec: SyntheticSpec, rng: np.random.Generator, run_bytes: np.ndarray
+) -> np.ndarray:
+    """Aligned start offsets for runs of ``run_bytes`` that overlap neither each other nor
+    the footprint's end: the runs in random order, the free space split between them at
+    uniform random points."""
+    al = spec.alignment_bytes
+    units = -(-run_bytes // al)
+    free = spec.footprint_bytes // al - int(units.sum())
+    if free < 0:
+        raise ConfigError(
+            f"{spec.name}: the new runs ({int(units.sum()) * al} B) do not fit the footprint "
+            f"of {spec.footprint_bytes} B (fresh_new_addresses); enlarge footprint_bytes"
+        )
+    order = rng.permutation(len(units))
+    cuts = np.sort(rng.integers(0, free + 1, len(units)))
+    start = np.empty(len(units), dtype=np.int64)
+    start[order] = cuts + np.cumsum(units[order]) - units[order]
+    return start * al
 
 
 def _seq_mask(rng: np.random.Generator, n: int, seq_fraction: float) -> np.ndarray:
@@ -520,6 +552,7 @@ def _sources(
     pos: np.ndarray,
     choice: np.ndarray,
     is_write: np.ndarray,
+    seq: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(heads that copy, as indices into ``pos``; the trace position each copies). The
     source is the latest request of the chosen type at or before the drawn distance that
@@ -527,20 +560,69 @@ def _sources(
     type's previous request, up to _SOURCE_STEPS times, else takes a new address). So a
     copy's source is the latest earlier use of that address, and the distance drawn is,
     up to those steps, the distance a profile measures."""
-    from skftl.traces.reuse_kernel import claim_sources  # Numba only when locality is on
+    from skftl.traces.reuse_kernel import claim_sources, claim_sources_into  # Numba: locality on
 
     want = np.flatnonzero(choice > 0)
     target = pos[want] - _reuse_distances(spec, rng, len(want))
     src_w = choice[want] == 2
-    read_pos, write_pos = np.flatnonzero(~is_write), np.flatnonzero(is_write)
-    k = np.where(
-        src_w,
-        np.searchsorted(write_pos, target, side="right") - 1,
-        np.searchsorted(read_pos, target, side="right") - 1,
-    )
-    source = claim_sources(k, src_w, read_pos, write_pos, len(is_write), _SOURCE_STEPS)
+    x = spec.reuse_source_single_share
+    if x is None:
+        classes = [(np.ones(len(want), dtype=np.bool_), np.ones(len(is_write), dtype=np.bool_))]
+    else:  # only as many heads as needed are held to one class (the others take any
+        # request, so a sparse class does not push their sources far back); the classes
+        # are claimed apart (their candidates are disjoint from those of the held class)
+        single = single_runs(is_write, seq)
+        d = float(single.mean())  # share of single runs among the candidates
+        held = single if x >= d else ~single
+        share = (x - d) / (1.0 - d) if x >= d else (d - x) / d
+        to_held = rng.random(len(want)) < share
+        classes = [(to_held, held), (~to_held, np.ones(len(is_write), dtype=np.bool_))]
+    source = np.full(len(want), -1, dtype=np.int64)
+    taken = np.zeros(len(is_write), dtype=np.bool_)
+    for heads, allowed in classes:
+        read_pos = np.flatnonzero(~is_write & allowed)
+        write_pos = np.flatnonzero(is_write & allowed)
+        k = np.where(
+            src_w[heads],
+            np.searchsorted(write_pos, target[heads], side="right") - 1,
+            np.searchsorted(read_pos, target[heads], side="right") - 1,
+        )
+        if x is None:
+            source[heads] = claim_sources(
+                k, src_w[heads], read_pos, write_pos, len(is_write), _SOURCE_STEPS
+            )
+            continue
+        # a sparse class: the candidate nearest the target, not the latest below it
+        k = _nearest(k, src_w[heads], read_pos, write_pos, target[heads], pos[want[heads]])
+        source[heads] = claim_sources_into(
+            k, src_w[heads], read_pos, write_pos, taken, _SOURCE_STEPS
+        )
     ok = source >= 0
     return want[ok], source[ok]
+
+
+def _nearest(
+    k: np.ndarray,
+    src_w: np.ndarray,
+    read_pos: np.ndarray,
+    write_pos: np.ndarray,
+    target: np.ndarray,
+    head: np.ndarray,
+) -> np.ndarray:
+    """Index ``k`` (the latest candidate at or before ``target``) moved to the next
+    candidate when that one is nearer the target and still before the ``head``."""
+    out = k.copy()
+    for w, positions in ((False, read_pos), (True, write_pos)):
+        mine = np.flatnonzero(src_w == w)
+        if len(positions) == 0 or len(mine) == 0:
+            continue
+        up = np.minimum(k[mine] + 1, len(positions) - 1)
+        below = positions[np.maximum(k[mine], 0)]
+        above = positions[up]
+        closer = (above - target[mine] < target[mine] - below) | (k[mine] < 0)
+        move = (up > k[mine]) & (above < head[mine]) & (above > target[mine]) & closer
+        out[mine] = np.where(move, up, k[mine])
+    return out
 
 
 def _located_offsets(
@@ -566,6 +648,7 @@ def _located_offsets(
         pos,
         _reuse_choice(spec, rng, pos, is_write[pos], single_runs(is_write, seq)[pos], n),
         is_write,
+        seq,
     )
     sizes = np.empty(n, dtype=np.int64)
     reusing = np.zeros(n, dtype=np.bool_)
@@ -594,7 +677,8 @@ def _located_offsets(
     source[pos[copier]] = src
     roots = pos[source[pos] < 0]
     drawn = np.zeros(n, dtype=np.int64)
-    drawn[roots] = _head_offsets(spec, rng, run_bytes[roots])
+    place = _fresh_offsets if spec.fresh_new_addresses else _head_offsets
+    drawn[roots] = place(spec, rng, run_bytes[roots])
     offsets = resolve_offsets(
         is_write, seq, sizes, source, drawn, run_bytes, spec.footprint_bytes, spec.alignment_bytes
     )
@@ -718,7 +802,7 @@ def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int
     if n < 0:
         raise ConfigError(f"n_requests must be >= 0, got {n}")
     rng = _rng(spec, seed)
-    if spec.has_reuse or spec.repeat_fraction > 0:
+    if spec.has_reuse or spec.repeat_fraction > 0 or spec.fresh_new_addresses:
         is_write, sizes, offsets = _located_requests(spec, rng, n)
     else:
         is_write = _exact_mask(rng, n, round((1.0 - spec.read_fraction) * n))
