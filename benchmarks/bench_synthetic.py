@@ -4,7 +4,8 @@ Run: PYTHONPATH=. python benchmarks/bench_synthetic.py [--n 10000000] [--preset 
 [--locality]. Prints requests generated per second, characterised per second, and peak
 memory. ``--locality`` turns every temporal-locality parameter of issue #19 on (the shares
 and distances of the web_0 excerpt, new-address weights, reuse sizes, single-run preference,
-copied sizes, immediate repeats).
+copied sizes, immediate repeats) and the second round's (measured gap table, fresh space
+for new runs, single-run sources, typed and sized repeats; ``--round1`` leaves those off).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import resource
 import time
 
 from skftl.traces.stats import characterise
-from skftl.traces.synthetic import PRESETS, generate
+from skftl.traces.synthetic import PRESETS, SizeDist, generate
 
 # Rounded from the web_0 excerpt's profile (skftl.traces.locality.profile).
 LOCALITY_ON = dict(
@@ -29,6 +30,20 @@ LOCALITY_ON = dict(
     reuse_single_run_share=0.9,
     copy_size_share=0.5,
     repeat_fraction=0.05,
+)
+# The mechanisms of issue #19's second round (``--locality`` adds them): the web_0 excerpt's
+# gap table (as spec_like fits it, rounded), fresh space for new runs, reuses of single
+# runs, repeats of small writes.
+LOCALITY_ROUND2 = dict(
+    gap_levels=(0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995)
+    + (0.9999, 0.99995, 0.99999, 1.0),
+    gap_quantiles=(0.0, 7.24e-07, 3.62e-06, 1.88e-05, 0.000852, 0.00719, 0.061, 0.113, 0.657)
+    + (43.5, 44.7, 78.7, 96.3, 107.0, 113.0, 115.0, 117.0),
+    fresh_new_addresses=True,
+    footprint_bytes=1 << 40,  # fresh space for 10 M requests' new runs
+    reuse_source_single_share=0.92,
+    repeat_write_share=0.77,
+    repeat_write_sizes=SizeDist.discrete({1: 0.19, 6: 0.16, 8: 0.03, 16: 0.45, 32: 0.17}),
 )
 
 
@@ -46,11 +61,19 @@ def main() -> None:
         help="preset(s) to time (default: Financial1, WebSearch1, msr_web)",
     )
     ap.add_argument("--locality", action="store_true", help="all locality parameters on")
+    ap.add_argument(
+        "--round1",
+        action="store_true",
+        help="with --locality: only the first round's parameters (LOCALITY_ON), as timed before",
+    )
     args = ap.parse_args()
     for name in args.preset or ["Financial1", "WebSearch1", "msr_web"]:
         spec = PRESETS[name]
         if args.locality:
-            spec = dataclasses.replace(spec, **LOCALITY_ON, reuse_write_sizes=spec.write_sizes)
+            extra = {} if args.round1 else LOCALITY_ROUND2
+            spec = dataclasses.replace(
+                spec, **LOCALITY_ON, **extra, reuse_write_sizes=spec.write_sizes
+            )
         t0 = time.perf_counter()
         req = generate(spec, args.n, seed=0)
         t1 = time.perf_counter()

@@ -579,21 +579,22 @@ def _sources(
         classes = [(to_held, held), (~to_held, np.ones(len(is_write), dtype=np.bool_))]
     source = np.full(len(want), -1, dtype=np.int64)
     taken = np.zeros(len(is_write), dtype=np.bool_)
-    for heads, allowed in classes:
+    for held_class, (heads, allowed) in zip((True, False), classes, strict=False):
         read_pos = np.flatnonzero(~is_write & allowed)
         write_pos = np.flatnonzero(is_write & allowed)
-        k = np.where(
-            src_w[heads],
-            np.searchsorted(write_pos, target[heads], side="right") - 1,
-            np.searchsorted(read_pos, target[heads], side="right") - 1,
-        )
+        k = np.empty(int(np.count_nonzero(heads)), dtype=np.int64)
+        w_heads = src_w[heads]
+        t_heads = target[heads]
+        k[w_heads] = np.searchsorted(write_pos, t_heads[w_heads], side="right") - 1
+        k[~w_heads] = np.searchsorted(read_pos, t_heads[~w_heads], side="right") - 1
         if x is None:
             source[heads] = claim_sources(
                 k, src_w[heads], read_pos, write_pos, len(is_write), _SOURCE_STEPS
             )
             continue
-        # a sparse class: the candidate nearest the target, not the latest below it
-        k = _nearest(k, src_w[heads], read_pos, write_pos, target[heads], pos[want[heads]])
+        if held_class:  # the held class may be sparse: the candidate nearest
+            # the target, not the latest below it
+            k = _nearest(k, w_heads, read_pos, write_pos, t_heads, pos[want[heads]])
         source[heads] = claim_sources_into(
             k, src_w[heads], read_pos, write_pos, taken, _SOURCE_STEPS
         )
@@ -686,24 +687,29 @@ def _located_offsets(
 
 
 def table_quantiles(u: np.ndarray, levels: tuple, quantiles: tuple) -> np.ndarray:
-    """The inverse CDF given by knots (``levels``, ``quantiles``) at ``u``: log-linear
-    between two positive knots, linear in a segment that starts at 0."""
+    """The inverse CDF given by knots (``levels``, ``quantiles``) at ``u`` (ascending):
+    log-linear between two positive knots, linear in a segment that starts at 0."""
     lv, q = np.asarray(levels, dtype=np.float64), np.asarray(quantiles, dtype=np.float64)
-    k = np.clip(np.searchsorted(lv, u, side="right") - 1, 0, len(lv) - 2)
-    t = (u - lv[k]) / (lv[k + 1] - lv[k])
-    lo, hi = q[k], q[k + 1]
-    positive = lo > 0
-    ratio = np.where(positive, hi / np.where(positive, lo, 1.0), 1.0)
-    return np.where(positive, lo * ratio**t, hi * t)
+    bounds = np.concatenate([[0], np.searchsorted(u, lv[1:-1], side="left"), [len(u)]])
+    out = np.empty(len(u), dtype=np.float64)
+    for k in range(len(lv) - 1):  # one slice of u per segment: no per-value search
+        a, b = bounds[k], bounds[k + 1]
+        t = (u[a:b] - lv[k]) / (lv[k + 1] - lv[k])
+        if q[k] > 0:
+            np.exp(np.log(q[k]) + t * np.log(q[k + 1] / q[k]), out=out[a:b])
+        else:
+            np.multiply(t, q[k + 1], out=out[a:b])
+    return out
 
 
 def stratified_gaps(levels: tuple, quantiles: tuple, n: int, u: np.ndarray | None = None):
     """n gaps (mean 1) from a gap table: its values at the levels (i + 1/2) / n, in the
     order of ``u`` (a permutation of range(n); None: ascending)."""
-    at = (np.arange(n, dtype=np.float64) if u is None else u.astype(np.float64)) + 0.5
-    gaps = table_quantiles(at / n, levels, quantiles)
+    gaps = table_quantiles((np.arange(n, dtype=np.float64) + 0.5) / n, levels, quantiles)
     mean = gaps.mean() if n else 0.0
-    return gaps / mean if mean > 0 else gaps
+    if mean > 0:
+        gaps /= mean
+    return gaps if u is None else gaps[u]
 
 
 def _arrivals(spec: SyntheticSpec, rng: np.random.Generator, n: int) -> np.ndarray:
