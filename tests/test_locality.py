@@ -78,3 +78,25 @@ def test_compare_holds_for_a_trace_against_itself_and_misses_a_different_one():
     b = trace(list(range(8)), [True, False] * 4)
     missed = {row["measure"] for row in compare(a, b) if not row["holds"]}
     assert {"reuse_share", "footprint_pages"} <= missed
+
+
+def test_compare_sampling_rule_only_for_rare_events():
+    """A share of a handful of events holds within two sampling standard errors (and says
+    so, keeping the relative distance); the same relative gap on thousands of events
+    misses."""
+    from skftl.traces.locality import SAMPLING_RULE, compare_measured, measured
+
+    base = measured(trace(list(range(8)), [True, False] * 4))
+
+    def with_reuse(share: float, n: int):
+        p = {**base.profile, "reuse_share": share, "n_requests": n}
+        return type(base)(p, base.reuse, base.growth)
+
+    rare = {r["measure"]: r for r in compare_measured(with_reuse(3e-4, 20_000),
+                                                        with_reuse(1.5e-4, 20_000))}  # fmt: skip
+    assert rare["reuse_share"]["holds"] and rare["reuse_share"]["rule"] == SAMPLING_RULE
+    assert rare["reuse_share"]["distance"] == pytest.approx(0.5)
+    common = {r["measure"]: r for r in compare_measured(with_reuse(0.2, 20_000),
+                                                          with_reuse(0.1, 20_000))}  # fmt: skip
+    assert not common["reuse_share"]["holds"]
+    assert rare["read_fraction"]["rule"] != SAMPLING_RULE  # only the event shares

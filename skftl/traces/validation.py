@@ -3,7 +3,9 @@ same length from that profile, profile it again, and compare the two side by sid
 
 Targets (issue #19): each scalar of :data:`skftl.traces.locality.SCALARS` within 10 %
 relative; the reuse-distance CDF and the footprint-growth curve within a KS distance of 0.1
-(the rows of :func:`skftl.traces.locality.compare`). Long traces are cut to their first
+(the rows of :func:`skftl.traces.locality.compare`). An event share of a rare event (a few
+reuses in a short trace) also holds within two sampling standard errors; its row's ``rule``
+says so and its ``distance`` stays the relative one. Long traces are cut to their first
 ``max_requests`` requests (a prefix keeps the time order that reuse and growth depend on);
 the result says how many requests were used of how many.
 """
@@ -102,8 +104,8 @@ def table(results: Iterable[RoundTrip]) -> pd.DataFrame:
     ]
     cols = ["trace", "requests_used", "requests", "measure", "real", "synthetic", "distance"]
     if not frames:
-        return pd.DataFrame(columns=[*cols, "holds"])
-    out = pd.concat(frames, ignore_index=True)[[*cols, "holds"]]
+        return pd.DataFrame(columns=[*cols, "holds", "rule"])
+    out = pd.concat(frames, ignore_index=True)[[*cols, "holds", "rule"]]
     curve = out["measure"].isin(CURVES)  # a curve row has only a distance (KS), no values
     out.loc[curve, ["real", "synthetic"]] = np.nan
     return out
@@ -118,10 +120,14 @@ def summary(results: Iterable[RoundTrip]) -> pd.DataFrame:
                 "requests used": f"{r.n_used:,} of {r.n_total:,}",
                 "held": f"{r.held} of {len(r.rows)}",
                 "missed": ", ".join(x["measure"] for x in r.rows if not x["holds"]) or "-",
+                "held by the sampling rule": ", ".join(
+                    x["measure"] for x in r.rows if x["rule"] == locality.SAMPLING_RULE
+                )
+                or "-",
             }
             for r in results
         ],
-        columns=["trace", "requests used", "held", "missed"],
+        columns=["trace", "requests used", "held", "missed", "held by the sampling rule"],
     ).set_index("trace")
 
 
