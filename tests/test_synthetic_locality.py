@@ -198,6 +198,9 @@ def test_locality_draws_are_deterministic():
         ({"gap_levels": (0.0, 1.0), "gap_quantiles": (1.0,)}, "same length"),
         ({"gap_levels": (0.0, 0.5), "gap_quantiles": (1.0, 2.0)}, "gap_levels"),
         ({"gap_levels": (0.0, 1.0), "gap_quantiles": (2.0, 1.0)}, "gap_quantiles"),
+        ({"phase_read_fractions": (0.5, 1.2)}, "phase_read_fractions"),
+        ({"phase_write_size_factors": (1.0, 0.0)}, "phase_write_size_factors"),
+        ({"repeat_write_share": 2.0}, "repeat_write_share"),
     ],
 )
 def test_bad_locality_values_name_preset_and_field(kw, field):
@@ -272,13 +275,16 @@ TABLE_III = {
                 "gap_cv",
                 "gap_median_ratio",
                 "footprint_growth_ks",
+                "rewrite_share",
             },
         ),
-        (  # footprint_pages misses here since new runs are fresh space (565 k pages
-            # against 513 k; on the 50 k prefix the notebook uses it holds)
+        (  # misses on the whole excerpt (100 k requests; the notebook's 50 k prefix holds
+            # them): footprint_pages (new runs are fresh space: 579 k pages against 513 k);
+            # reuse_share and median_reuse_distance (0.349 and 50 against 0.387 and 59: its
+            # first phases are nearly all writes, which then find little to reuse)
             "msr_cambridge/web_1.csv.gz",  # the web_0 volume: what SK-FTL's savings act on
             TABLE_III
-            | {"reuse_share", "median_reuse_distance", "rewrite_share"}
+            | {"rewrite_share", "footprint_half_share", "footprint_growth_ks"}
             | {"gap_cv", "gap_median_ratio", "reuse_distance_cdf_ks"},
         ),
         (
@@ -396,3 +402,28 @@ def test_reuse_source_single_share_set_is_measured():
     spec = dataclasses.replace(spec, reuse_source_single_share=0.2)
     got = profile(generate(spec, N, seed=17))
     assert got["reuse_source_single_share"] == pytest.approx(0.2, abs=0.03)
+
+
+def test_phases_set_are_measured():
+    """Per time slice: the read share set is the one measured (exactly, up to a request),
+    the size factors set are the measured mean size ratios, and the trace's read share
+    stays exact."""
+    k = 20
+    reads = tuple(0.1 + 0.8 * (i % 4) / 3 for i in range(k))
+    factors = tuple(0.5 + 1.5 * (i / (k - 1)) for i in range(k))  # sizes grow over time
+    sizes = SizeDist.discrete({1: 0.2, 8: 0.4, 32: 0.3, 128: 0.1})
+    spec = base(
+        read_sizes=sizes,
+        write_sizes=sizes,
+        read_fraction=float(np.mean(reads)),
+        phase_read_fractions=reads,
+        phase_read_size_factors=factors,
+        phase_write_size_factors=factors,
+    )
+    n = 2 * N
+    got = profile(generate(spec, n, seed=18))
+    assert got["read_fraction"] == pytest.approx(np.mean(reads), abs=1 / n)
+    assert np.allclose(got["phase_read_fractions"], reads, atol=2 * k / n)
+    r = np.asarray(got["phase_read_size_ratios"]) / np.asarray(factors)
+    assert r / r.mean() == pytest.approx(np.ones(k), rel=0.15)  # the ratios follow the factors
+    assert np.corrcoef(got["phase_write_size_ratios"], factors)[0, 1] > 0.95

@@ -316,6 +316,9 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
             p.get("copy_single_run_share", p.get("reuse_single_run_share"))
         ),
         reuse_source_single_share=_share_or_none(p.get("reuse_source_single_share")),
+        phase_read_fractions=tuple(p.get("phase_read_fractions") or ()),
+        phase_read_size_factors=tuple(p.get("phase_read_size_ratios") or ()),
+        phase_write_size_factors=tuple(p.get("phase_write_size_ratios") or ()),
         copy_size_share=_num(p.get("reuse_same_size_share", 0.5), 0.5),
         fresh_new_addresses=True,
         n_requests=n,
@@ -366,6 +369,13 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
             changes["new_address_weights"] = tuple((w / w.mean()).tolist())
     # page rewrites follow how often a rewrite takes its source's size; the fresh sizes are
     # re-tilted so each type's mean size holds
+    for kind in ("read", "write"):  # each slice's mean size, measured over all its requests
+        field, key = f"phase_{kind}_size_factors", f"phase_{kind}_size_ratios"
+        if getattr(spec, field):
+            f = np.asarray(getattr(spec, field)) * [
+                _ratio(t, g) for t, g in zip(p[key], got[key], strict=True)
+            ]
+            changes[field] = tuple(f.tolist())
     # (the page rewrite share moves little with it: a larger step, COPY_SIZE_GAIN)
     step = _ratio(p["rewrite_share"], got["rewrite_share"]) ** COPY_SIZE_GAIN
     changes["copy_size_share"] = float(np.clip(spec.copy_size_share * step, 0, 1))

@@ -170,6 +170,27 @@ def _repeats(requests: Requests) -> np.ndarray:
     return same
 
 
+PHASE_SLICES = 20  # equal time slices (in requests) of the phase measures
+
+
+def _phases(requests: Requests) -> dict[str, list[float]]:
+    """Per equal slice of the trace (in requests): the read share, and each type's mean size
+    over that type's mean in the whole trace (a slice without any: the overall values)."""
+    n, w = len(requests), requests.is_write
+    k = np.arange(n) * PHASE_SLICES // n
+    count = np.bincount(k, minlength=PHASE_SLICES)
+    reads = np.bincount(k, weights=~w, minlength=PHASE_SLICES)
+    out = {"phase_read_fractions": np.where(count > 0, reads / np.maximum(count, 1),
+                                            float(np.mean(~w))).tolist()}  # fmt: skip
+    for kind, mine in (("read", ~w), ("write", w)):
+        m = np.bincount(k[mine], minlength=PHASE_SLICES)
+        size = np.bincount(k[mine], weights=requests.size_bytes[mine], minlength=PHASE_SLICES)
+        mean = requests.size_bytes[mine].mean() if mine.any() else 1.0
+        ratio = np.where(m > 0, size / np.maximum(m, 1) / mean, 1.0)
+        out[f"phase_{kind}_size_ratios"] = ratio.tolist()
+    return out
+
+
 def _mean_kb(sizes: np.ndarray) -> float:
     return float(sizes.mean() / 1024) if len(sizes) else float("nan")
 
@@ -286,6 +307,7 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         "footprint_pages": int(growth[-1]),
         "footprint_half_share": float(growth[n // 2 - 1] / growth[-1]) if growth[-1] else nan,
         "footprint_growth": (growth[at] / max(growth[-1], 1)).tolist(),
+        **_phases(requests),
         "top_decile_access_share": _top_decile_share(ops.lpn) if len(ops) else nan,
         "reuse_share": float(len(dist) / n),
         "median_reuse_distance": float(np.median(dist)) if len(dist) else nan,

@@ -207,6 +207,16 @@ class SyntheticSpec:
     repeat_write_share: float | None = None
     repeat_read_sizes: SizeDist | None = None
     repeat_write_sizes: SizeDist | None = None
+    # Phases (empty: none): block traces are not stationary (an app loads, then runs; a
+    # server's mix shifts), and that is what bends their footprint growth. In the k-th of
+    # len() equal time slices, ``phase_read_fractions[k]`` of the drawn requests are reads
+    # (exact counts, scaled so the trace's read share stays ``read_fraction``) and the reads'
+    # (writes') sizes at a new address are drawn with their mean scaled by
+    # ``phase_read_size_factors[k]`` (``phase_write_size_factors[k]``): the type's size
+    # distribution tilted (it must be discrete).
+    phase_read_fractions: tuple[float, ...] = ()
+    phase_read_size_factors: tuple[float, ...] = ()
+    phase_write_size_factors: tuple[float, ...] = ()
     # Inter-arrival gaps from a measured distribution (empty: the exponential / burst model
     # above): quantiles ``gap_quantiles`` (multiples of the mean gap 1/iops) at the levels
     # ``gap_levels``, log-linear between knots (linear from a knot of 0). A trace of n
@@ -264,6 +274,18 @@ class SyntheticSpec:
                 )
         self._check_reuse_table()
         self._check_gap_table()
+        r = self.phase_read_fractions
+        if r and (min(r) < 0 or max(r) > 1 or not np.isfinite(r).all()):
+            raise ConfigError(f"{self.name}: phase_read_fractions must be in [0, 1], got {r}")
+        for name, dist in (
+            ("phase_read_size_factors", self.read_sizes),
+            ("phase_write_size_factors", self.write_sizes),
+        ):
+            f = getattr(self, name)
+            if f and (min(f) <= 0 or not np.isfinite(f).all()):
+                raise ConfigError(f"{self.name}: {name} must be > 0, got {f}")
+            if f and dist.kind != "discrete":
+                raise ConfigError(f"{self.name}: {name} needs a discrete size distribution")
         for name in ("reuse_single_run_share", "repeat_write_share", "reuse_source_single_share"):
             x = getattr(self, name)
             if x is not None and not 0.0 <= x <= 1.0:
@@ -654,13 +676,16 @@ def _located_offsets(
     sizes = np.empty(n, dtype=np.int64)
     reusing = np.zeros(n, dtype=np.bool_)
     reusing[pos[copier]] = True
-    for w, dist, again in (
-        (False, spec.read_sizes, spec.reuse_read_sizes),
-        (True, spec.write_sizes, spec.reuse_write_sizes),
+    for w, dist, again, phases in (
+        (False, spec.read_sizes, spec.reuse_read_sizes, spec.phase_read_size_factors),
+        (True, spec.write_sizes, spec.reuse_write_sizes, spec.phase_write_size_factors),
     ):
         mine = is_write == w
         fresh = mine & ~reusing if again is not None else mine
-        sizes[fresh] = dist.sample(rng, int(np.count_nonzero(fresh)))
+        if phases:
+            _phase_sizes(phases, dist, rng, np.flatnonzero(fresh), n, sizes)
+        else:
+            sizes[fresh] = dist.sample(rng, int(np.count_nonzero(fresh)))
         if again is not None:
             sizes[mine & reusing] = again.sample(rng, int(np.count_nonzero(mine & reusing)))
     if spec.copy_size_share > 0:
@@ -684,6 +709,43 @@ def _located_offsets(
         is_write, seq, sizes, source, drawn, run_bytes, spec.footprint_bytes, spec.alignment_bytes
     )
     return sizes, offsets
+
+
+def _phase_sizes(
+    factors: tuple, dist: SizeDist, rng: np.random.Generator, idx: np.ndarray, n: int, out
+) -> None:
+    """Sizes of the requests ``idx`` (ascending trace positions of n): in the k-th of the
+    equal time slices, from ``dist`` tilted to its mean times ``factors[k]`` (kept inside
+    the sizes' range), in place into ``out``."""
+    lo, hi, mean = min(dist.sizes), max(dist.sizes), dist.mean_bytes
+    bounds = np.searchsorted(idx * len(factors) // max(n, 1), np.arange(len(factors) + 1))
+    for k, f in enumerate(factors):
+        target = float(np.clip(f * mean, lo + 1e-6 * (hi - lo), hi - 1e-6 * (hi - lo)))
+        d = dist.tilted_to_mean(target) if lo < hi and abs(target - mean) > 1e-9 * mean else dist
+        part = idx[bounds[k] : bounds[k + 1]]
+        out[part] = d.sample(rng, len(part))
+
+
+def _phase_writes(spec: SyntheticSpec, rng: np.random.Generator, n: int, writes: int):
+    """Write mask of n drawn requests with ``writes`` writes, spread over the time slices
+    as ``spec.phase_read_fractions`` say (largest remainders; exact in total)."""
+    k = len(spec.phase_read_fractions)
+    edges = np.arange(k + 1) * n // k
+    length = np.diff(edges)
+    want = (1.0 - np.asarray(spec.phase_read_fractions)) * length
+    want = want * writes / want.sum() if want.sum() > 0 else length * writes / max(n, 1)
+    count = np.minimum(np.floor(want).astype(np.int64), length)
+    for j in np.argsort(-(want - count), kind="stable"):  # the remainder, one each
+        if count.sum() >= writes:
+            break
+        if count[j] < length[j]:
+            count[j] += 1
+    while count.sum() < writes:  # slices full at their share: fill where there is room
+        j = int(np.argmax(length - count))
+        count[j] += min(writes - count.sum(), length[j] - count[j])
+    return np.concatenate(
+        [_exact_mask(rng, int(m), int(c)) for m, c in zip(length, count, strict=True)]
+    )
 
 
 def table_quantiles(u: np.ndarray, levels: tuple, quantiles: tuple) -> np.ndarray:
@@ -742,7 +804,7 @@ def _located_requests(
     k = round(spec.repeat_fraction * n)
     base = n - k
     if spec.repeat_write_share is None:
-        is_write = _exact_mask(rng, base, round((1.0 - spec.read_fraction) * base))
+        is_write = _draw_writes(spec, rng, base, round((1.0 - spec.read_fraction) * base))
         sizes, offsets = _located_offsets(spec, rng, is_write)
         if k == 0 or base == 0:
             return is_write, sizes, offsets
@@ -750,13 +812,26 @@ def _located_requests(
     else:  # the drawn requests carry the writes the repeats do not, so read % stays exact
         k_w = round(spec.repeat_write_share * k)
         writes = int(np.clip(round((1.0 - spec.read_fraction) * n) - k_w, 0, base))
-        is_write = _exact_mask(rng, base, writes)
+        is_write = _draw_writes(spec, rng, base, writes)
         sizes, offsets = _located_offsets(spec, rng, is_write)
         if k == 0 or base == 0:
             return is_write, sizes, offsets
         originals = _repeat_originals(spec, rng, is_write, sizes, k, k_w)
     copies = 1 + np.bincount(originals, minlength=base)
     return tuple(np.repeat(a, copies) for a in (is_write, sizes, offsets))
+
+
+def _phased(spec: SyntheticSpec) -> bool:
+    return bool(
+        spec.phase_read_fractions or spec.phase_read_size_factors or spec.phase_write_size_factors
+    )
+
+
+def _draw_writes(spec: SyntheticSpec, rng: np.random.Generator, n: int, writes: int):
+    """Which of n drawn requests are writes: exactly ``writes``, in phases if the spec has."""
+    if spec.phase_read_fractions and n > 0:
+        return _phase_writes(spec, rng, n, writes)
+    return _exact_mask(rng, n, writes)
 
 
 def _repeat_originals(
@@ -808,7 +883,7 @@ def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int
     if n < 0:
         raise ConfigError(f"n_requests must be >= 0, got {n}")
     rng = _rng(spec, seed)
-    if spec.has_reuse or spec.repeat_fraction > 0 or spec.fresh_new_addresses:
+    if spec.has_reuse or spec.repeat_fraction > 0 or spec.fresh_new_addresses or _phased(spec):
         is_write, sizes, offsets = _located_requests(spec, rng, n)
     else:
         is_write = _exact_mask(rng, n, round((1.0 - spec.read_fraction) * n))
