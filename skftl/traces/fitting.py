@@ -316,6 +316,10 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
             p.get("copy_single_run_share", p.get("reuse_single_run_share"))
         ),
         reuse_source_single_share=_share_or_none(p.get("reuse_source_single_share")),
+        overlap_read_fraction=_num(p.get("overlap_read_share", 0.0), 0.0),
+        overlap_read_sizes=_sizes(
+            p.get("overlap_read_sizes", []), p.get("overlap_read_size_probs", [])
+        ),
         phase_read_fractions=tuple(p.get("phase_read_fractions") or ()),
         phase_read_size_factors=tuple(p.get("phase_read_size_ratios") or ()),
         phase_write_size_factors=tuple(p.get("phase_write_size_ratios") or ()),
@@ -376,6 +380,9 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
                 _ratio(t, g) for t, g in zip(p[key], got[key], strict=True)
             ]
             changes[field] = tuple(f.tolist())
+    if spec.overlap_read_fraction > 0:  # on the page share the overlaps are there for
+        step = _ratio(p["read_hit_written_share"], got["read_hit_written_share"])
+        changes["overlap_read_fraction"] = float(np.clip(spec.overlap_read_fraction * step, 0, 1))
     # (the page rewrite share moves little with it: a larger step, COPY_SIZE_GAIN)
     step = _ratio(p["rewrite_share"], got["rewrite_share"]) ** COPY_SIZE_GAIN
     changes["copy_size_share"] = float(np.clip(spec.copy_size_share * step, 0, 1))

@@ -58,19 +58,20 @@ def _seen_before(lpn: np.ndarray, flag: np.ndarray) -> np.ndarray:
     return out
 
 
-def _written_before(ops) -> tuple[float, float]:
-    """:func:`written_before_shares` of the page ops of a trace."""
+def _written_before(ops) -> tuple[float, float, np.ndarray]:
+    """:func:`written_before_shares` of the page ops of a trace, and per page op whether
+    its page was written before."""
     hit = _seen_before(ops.lpn, ops.is_write)
     w = ops.is_write
     rewrite = float(hit[w].mean()) if w.any() else float("nan")
     read_hit = float(hit[~w].mean()) if (~w).any() else float("nan")
-    return rewrite, read_hit
+    return rewrite, read_hit, hit
 
 
 def written_before_shares(requests: Requests, page_size: int = 4096) -> tuple[float, float]:
     """(rewrite share of page writes, read-hit-written share of page reads); NaN where the
     trace has no page writes (reads)."""
-    return _written_before(expand_to_pages(requests, page_size))
+    return _written_before(expand_to_pages(requests, page_size))[:2]
 
 
 def _growth(ops, n: int) -> np.ndarray:
@@ -170,6 +171,20 @@ def _repeats(requests: Requests) -> np.ndarray:
     return same
 
 
+def _overlap_reads(requests: Requests, ops, hit: np.ndarray, new_single: np.ndarray) -> dict:
+    """Of the reads that start a run of one at a new start page: the share that touch a page
+    written before (they overlap an earlier write from another start page), and the sizes
+    of those that do."""
+    touches = np.bincount(ops.request[hit], minlength=len(requests)) > 0
+    heads = new_single & ~requests.is_write
+    sizes, probs = _size_histogram(requests.size_bytes[heads & touches])
+    return {
+        "overlap_read_share": float(touches[heads].mean()) if heads.any() else float("nan"),
+        "overlap_read_sizes": sizes,
+        "overlap_read_size_probs": probs,
+    }
+
+
 PHASE_SLICES = 20  # equal time slices (in requests) of the phase measures
 
 
@@ -246,7 +261,7 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
     prev = _previous_same_start(requests, page_size)
     dist = (np.arange(n) - prev)[prev >= 0]
     ops = expand_to_pages(requests, page_size)
-    rewrite_share, read_hit_written_share = _written_before(ops)
+    rewrite_share, read_hit_written_share, hit = _written_before(ops)
     growth = _growth(ops, n)
     at = np.rint(np.linspace(0.0, 1.0, GROWTH_POINTS) * (n - 1)).astype(np.int64)
     read_sizes, read_probs = _size_histogram(requests.size_bytes[~w])
@@ -314,6 +329,7 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         "reuse_distance_levels": list(REUSE_LEVELS),
         "reuse_distance_quantiles": np.quantile(dist, REUSE_LEVELS).tolist() if len(dist) else [],
         **_pair_shares(requests, prev, seq),
+        **_overlap_reads(requests, ops, hit, (prev < 0) & ~seq & single),
         "page_reads": int(np.count_nonzero(~ops.is_write)),  # the trials of the page shares
         "page_writes": int(np.count_nonzero(ops.is_write)),
         "rewrite_share": rewrite_share,

@@ -63,10 +63,13 @@ def resolve_offsets(
     run_bytes: np.ndarray,
     footprint: int,
     alignment: int,
+    shift: np.ndarray,
 ) -> np.ndarray:
     """Offsets in one pass in trace order: a sequential request continues its type's
     previous request; a run head copies the offset of its ``source`` (an earlier request,
-    so already resolved; moved down if its run would pass the footprint's end) or takes
+    so already resolved; plus its ``shift``, 0 for a copy, else a read that overlaps its
+    source from another start page; moved down if its run would pass the footprint's end,
+    up if before its start) or takes
     its ``drawn`` new offset. A head that would land exactly where its type's previous
     request ended (and so count as sequential) moves by one alignment unit."""
     n = len(sizes)
@@ -79,7 +82,7 @@ def resolve_offsets(
         else:
             if source[r] >= 0:
                 limit = (footprint - run_bytes[r]) // alignment * alignment
-                off = min(out[source[r]], limit)
+                off = max(min(out[source[r]] + shift[r], limit), 0)
             else:
                 off = drawn[r]
             if off == last_end[t]:

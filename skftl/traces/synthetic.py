@@ -182,6 +182,13 @@ class SyntheticSpec:
     # Share of the reusing requests that start a run of one request (None: no preference;
     # a reused address is then as often continued sequentially as a new one).
     reuse_single_run_share: float | None = None
+    # This share of the read run heads at a new address (runs of one) is placed over part
+    # of an earlier write (a drawn reuse distance back) from another start page, with sizes
+    # from ``overlap_read_sizes`` (None: the reads' sizes): a read of part of a file written
+    # earlier. Such reads hit written pages without sharing a start page, as many reads of
+    # written data in block traces do.
+    overlap_read_fraction: float = 0.0
+    overlap_read_sizes: SizeDist | None = None
     # This share of the reusing requests copy a request that was a run of one (None: the
     # request at the drawn distance, whatever its run): in block traces what is reused is
     # mostly small isolated requests (metadata), not the head of a long sequential run,
@@ -242,6 +249,7 @@ class SyntheticSpec:
             "write_after_read_fraction",
             "rewrite_fraction",
             "copy_size_share",
+            "overlap_read_fraction",
         ):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
@@ -676,12 +684,20 @@ def _located_offsets(
     sizes = np.empty(n, dtype=np.int64)
     reusing = np.zeros(n, dtype=np.bool_)
     reusing[pos[copier]] = True
+    overlap = np.zeros(n, dtype=np.bool_)
+    if spec.overlap_read_fraction > 0:  # single-run read heads at a new address
+        heads = np.setdiff1d(pos, pos[copier], assume_unique=True)
+        heads = heads[~is_write[heads] & single_runs(is_write, seq)[heads]]
+        overlap[heads[rng.random(len(heads)) < spec.overlap_read_fraction]] = True
     for w, dist, again, phases in (
         (False, spec.read_sizes, spec.reuse_read_sizes, spec.phase_read_size_factors),
         (True, spec.write_sizes, spec.reuse_write_sizes, spec.phase_write_size_factors),
     ):
         mine = is_write == w
         fresh = mine & ~reusing if again is not None else mine
+        if not w and spec.overlap_read_sizes is not None:
+            fresh &= ~overlap
+            sizes[overlap] = spec.overlap_read_sizes.sample(rng, int(np.count_nonzero(overlap)))
         if phases:
             _phase_sizes(phases, dist, rng, np.flatnonzero(fresh), n, sizes)
         else:
@@ -701,14 +717,54 @@ def _located_offsets(
             run_bytes[idx[~seq[idx]]] = _runs(spec, sizes[idx], seq[idx])[1]
     source = np.full(n, -1, dtype=np.int64)
     source[pos[copier]] = src
+    shift = np.zeros(n, dtype=np.int64)
+    if overlap.any():
+        _overlaps(spec, rng, np.flatnonzero(overlap), is_write, sizes, source, shift)
     roots = pos[source[pos] < 0]
     drawn = np.zeros(n, dtype=np.int64)
     place = _fresh_offsets if spec.fresh_new_addresses else _head_offsets
     drawn[roots] = place(spec, rng, run_bytes[roots])
     offsets = resolve_offsets(
-        is_write, seq, sizes, source, drawn, run_bytes, spec.footprint_bytes, spec.alignment_bytes
+        is_write,
+        seq,
+        sizes,
+        source,
+        drawn,
+        run_bytes,
+        spec.footprint_bytes,
+        spec.alignment_bytes,
+        shift,
     )
     return sizes, offsets
+
+
+OVERLAP_PAGE = 4096  # an overlapping read starts a whole number (not 0) of these off its source
+
+
+def _overlaps(
+    spec: SyntheticSpec,
+    rng: np.random.Generator,
+    heads: np.ndarray,
+    is_write: np.ndarray,
+    sizes: np.ndarray,
+    source: np.ndarray,
+    shift: np.ndarray,
+) -> None:
+    """Place the overlapping ``heads`` (in place: ``source``, the earlier write; ``shift``,
+    a whole number of pages, not 0, such that the two requests share at least one page).
+    Where no write lies before, or both are one page, a head keeps its new address."""
+    unit = max(OVERLAP_PAGE // spec.alignment_bytes, 1) * spec.alignment_bytes
+    write_pos = np.flatnonzero(is_write)
+    k = np.searchsorted(write_pos, heads - _reuse_distances(spec, rng, len(heads)), "right") - 1
+    h, src = heads[k >= 0], write_pos[k[k >= 0]]
+    before = -(-sizes[h] // unit) - 1  # pages the head may start before its source
+    after = -(-sizes[src] // unit) - 1  # pages it may start after the source's start
+    choices = before + after  # shifts -before..after, without 0
+    ok = choices > 0
+    h, src, before, choices = h[ok], src[ok], before[ok], choices[ok]
+    j = (rng.random(len(h)) * choices).astype(np.int64) - before
+    source[h] = src
+    shift[h] = np.where(j >= 0, j + 1, j) * unit
 
 
 def _phase_sizes(
