@@ -100,3 +100,26 @@ def test_compare_sampling_rule_only_for_rare_events():
                                                           with_reuse(0.1, 20_000))}  # fmt: skip
     assert not common["reuse_share"]["holds"]
     assert rare["read_fraction"]["rule"] != SAMPLING_RULE  # only the event shares
+
+
+def test_compare_median_and_ks_rules_only_for_few_reuses():
+    """The reuse-distance median and CDF of a handful of reuses hold inside the sampling
+    bounds (and say so); the same gaps on thousands of reuses miss."""
+    from skftl.traces.locality import KS_RULE, MEDIAN_RULE, compare_measured, measured
+
+    base = measured(trace(list(range(8)), [True, False] * 4))
+
+    def with_reuse(d: np.ndarray):
+        p = {**base.profile, "median_reuse_distance": float(np.median(d))}
+        return type(base)(p, d, base.growth)
+
+    rng = np.random.default_rng(0)
+    for n, held in ((5, True), (10_000, False)):
+        real = rng.integers(1, 100, n)
+        rows = {r["measure"]: r for r in compare_measured(with_reuse(real),
+                                                            with_reuse(real * 3 // 2))}  # fmt: skip
+        med, ks = rows["median_reuse_distance"], rows["reuse_distance_cdf_ks"]
+        assert med["holds"] == held and ks["holds"] == held, (n, med, ks)
+        if held:
+            assert med["rule"] == MEDIAN_RULE and ks["rule"] == KS_RULE
+            assert med["distance"] > 0.1 and ks["distance"] > 0.1  # still reported

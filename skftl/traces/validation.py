@@ -3,9 +3,10 @@ same length from that profile, profile it again, and compare the two side by sid
 
 Targets (issue #19): each scalar of :data:`skftl.traces.locality.SCALARS` within 10 %
 relative; the reuse-distance CDF and the footprint-growth curve within a KS distance of 0.1
-(the rows of :func:`skftl.traces.locality.compare`). An event share of a rare event (a few
-reuses in a short trace) also holds within two sampling standard errors; its row's ``rule``
-says so and its ``distance`` stays the relative one. Long traces are cut to their first
+(the rows of :func:`skftl.traces.locality.compare`). Where the real sample is too small for
+those to mean anything (a few reuses in a short trace), a row also holds by a named sampling
+rule (:data:`skftl.traces.locality.SAMPLING_RULES`); its ``rule`` says so and its
+``distance`` stays the relative one (KS for a curve). Long traces are cut to their first
 ``max_requests`` requests (a prefix keeps the time order that reuse and growth depend on);
 the result says how many requests were used of how many.
 """
@@ -120,14 +121,14 @@ def summary(results: Iterable[RoundTrip]) -> pd.DataFrame:
                 "requests used": f"{r.n_used:,} of {r.n_total:,}",
                 "held": f"{r.held} of {len(r.rows)}",
                 "missed": ", ".join(x["measure"] for x in r.rows if not x["holds"]) or "-",
-                "held by the sampling rule": ", ".join(
-                    x["measure"] for x in r.rows if x["rule"] == locality.SAMPLING_RULE
+                "held by a sampling rule": ", ".join(
+                    x["measure"] for x in r.rows if x["rule"] in locality.SAMPLING_RULES
                 )
                 or "-",
             }
             for r in results
         ],
-        columns=["trace", "requests used", "held", "missed", "held by the sampling rule"],
+        columns=["trace", "requests used", "held", "missed", "held by a sampling rule"],
     ).set_index("trace")
 
 
