@@ -37,7 +37,7 @@ _PAIRS = {  # spec field -> profile key of its start-page share (its starting va
     "write_after_read_fraction": "write_after_read_share",
     "rewrite_fraction": "rewrite_start_share",
 }
-FRESH_ROOM = 1.25  # address space of a fit, at least this times the bytes of its requests
+FRESH_ROOM = 2.0  # address space of a fit, at least this times the bytes of its requests
 STEP_GAIN = 1.0  # exponent of the multiplicative step (above 1 overshoots)
 COPY_SIZE_GAIN = 3.0  # copy_size_share's step: its ratio to this power
 REQUIRED = (
@@ -251,7 +251,10 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
     al = int(p["alignment_bytes"])
     rf = _num(p["read_fraction"], 0.0)
     # fresh new runs must fit side by side: room for every request of n at a new address
-    room = FRESH_ROOM * n * (rf * read.mean_bytes + (1.0 - rf) * write.mean_bytes)
+    # (for the longer of the trace and the calibration draws, at the larger type's mean:
+    # the calibration moves the sizes on the way)
+    drawn = max(n, min(int(p["n_requests"]), CALIBRATION_REQUESTS))
+    room = FRESH_ROOM * drawn * max(read.mean_bytes, write.mean_bytes)
     span = max(int(p["address_span_bytes"]), _space_floor(read, write, al), int(room))
     iops = _num(p["iops"], 100.0)
     gap_levels, gap_quantiles = list(p.get("gap_levels") or []), p.get("gap_quantiles") or []
