@@ -408,6 +408,8 @@ def test_reuse_source_single_share_set_is_measured():
     spec = dataclasses.replace(spec, reuse_source_single_share=0.2)
     got = profile(generate(spec, N, seed=17))
     assert got["reuse_source_single_share"] == pytest.approx(0.2, abs=0.03)
+    every_single = dataclasses.replace(spec, seq_write_fraction=0.0, reuse_source_single_share=1)
+    assert profile(generate(every_single, 2000, seed=17))["reuse_source_single_share"] == 1.0
 
 
 def test_phases_set_are_measured():

@@ -604,7 +604,10 @@ def _sources(
         single = single_runs(is_write, seq)
         d = float(single.mean())  # share of single runs among the candidates
         held = single if x >= d else ~single
-        share = (x - d) / (1.0 - d) if x >= d else (d - x) / d
+        if x >= d:  # (every candidate single: nothing to hold)
+            share = (x - d) / (1.0 - d) if d < 1.0 else 0.0
+        else:
+            share = (d - x) / d
         to_held = rng.random(len(want)) < share
         classes = [(to_held, held), (~to_held, np.ones(len(is_write), dtype=np.bool_))]
     source = np.full(len(want), -1, dtype=np.int64)
