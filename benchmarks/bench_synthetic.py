@@ -5,8 +5,8 @@ Run: PYTHONPATH=. python benchmarks/bench_synthetic.py [--n 10000000] [--preset 
 memory. ``--locality`` turns every temporal-locality parameter of issue #19 on (the shares
 and distances of the web_0 excerpt, new-address weights, reuse sizes, single-run preference,
 copied sizes, immediate repeats) and the second round's (measured gap table, fresh space
-for new runs, single-run sources, typed and sized repeats, phases; ``--round1`` leaves those
-off).
+for new runs, single-run sources, typed and sized repeats, overlapping reads, phases;
+``--round1`` leaves those off).
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ LOCALITY_ON = dict(
 )
 # The mechanisms of issue #19's second round (``--locality`` adds them): the web_0 excerpt's
 # gap table (as spec_like fits it, rounded), fresh space for new runs, reuses of single
-# runs, repeats of small writes, and its phases (read share and size ratios per slice).
+# runs, repeats of small writes, reads over part of earlier writes, and its phases (read share
+# and size ratios per slice).
 LOCALITY_ROUND2 = dict(
     gap_levels=(0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995)
     + (0.9999, 0.99995, 0.99999, 1.0),
@@ -45,6 +46,8 @@ LOCALITY_ROUND2 = dict(
     reuse_source_single_share=0.92,
     repeat_write_share=0.77,
     repeat_write_sizes=SizeDist.discrete({1: 0.19, 6: 0.16, 8: 0.03, 16: 0.45, 32: 0.17}),
+    overlap_read_fraction=0.04,
+    overlap_read_sizes=SizeDist.discrete({8: 0.5, 16: 0.3, 64: 0.2}),
     phase_read_fractions=(0.02, 0.03, 0.01, 0.35, 0.19, 0.21, 0.96, 0.31, 0.27, 0.76)
     + (0.9, 0.9, 0.88, 0.92, 0.92, 0.99, 0.99, 0.99, 0.93, 0.77),
     phase_read_size_factors=(0.42, 0.43, 0.54, 0.19, 0.52, 0.59, 0.21, 0.68, 0.38, 0.61)
