@@ -280,8 +280,8 @@ class SyntheticSpec:
                     f"{self.name}: {a} + {b} must be <= 1, got "
                     f"{getattr(self, a)} + {getattr(self, b)}"
                 )
-        self._check_reuse_table()
-        self._check_gap_table()
+        self._check_table("reuse_distance", 1.0, ">= 1 and non-decreasing")
+        self._check_table("gap", 0.0, ">= 0, non-decreasing and not all 0")
         r = self.phase_read_fractions
         if r and (min(r) < 0 or max(r) > 1 or not np.isfinite(r).all()):
             raise ConfigError(f"{self.name}: phase_read_fractions must be in [0, 1], got {r}")
@@ -306,39 +306,24 @@ class SyntheticSpec:
         if self.burst_fraction > 0 and self.burst_gap_ns * self.burst_fraction >= 1e9 / self.iops:
             raise ConfigError(f"{self.name}: burst gaps alone exceed the mean gap 1/iops")
 
-    def _check_reuse_table(self) -> None:
-        lv, q = self.reuse_distance_levels, self.reuse_distance_quantiles
+    def _check_table(self, kind: str, floor: float, rule: str) -> None:
+        """The knots ``<kind>_levels`` / ``<kind>_quantiles`` of an inverse CDF: the same
+        length, levels rising strictly from 0 to 1, quantiles non-decreasing and >= floor
+        (and not all 0)."""
+        lv, q = getattr(self, f"{kind}_levels"), getattr(self, f"{kind}_quantiles")
         if len(lv) != len(q):
             raise ConfigError(
-                f"{self.name}: reuse_distance_levels and reuse_distance_quantiles need the "
-                f"same length, got {len(lv)} and {len(q)}"
-            )
-        if not lv:
-            return
-        if len(lv) < 2 or lv[0] != 0.0 or lv[-1] != 1.0 or np.any(np.diff(lv) <= 0):
-            raise ConfigError(
-                f"{self.name}: reuse_distance_levels must rise strictly from 0 to 1, got {lv}"
-            )
-        if min(q) < 1 or np.any(np.diff(q) < 0) or not np.isfinite(q).all():
-            raise ConfigError(
-                f"{self.name}: reuse_distance_quantiles must be >= 1 and non-decreasing, got {q}"
-            )
-
-    def _check_gap_table(self) -> None:
-        lv, q = self.gap_levels, self.gap_quantiles
-        if len(lv) != len(q):
-            raise ConfigError(
-                f"{self.name}: gap_levels and gap_quantiles need the same length, "
+                f"{self.name}: {kind}_levels and {kind}_quantiles need the same length, "
                 f"got {len(lv)} and {len(q)}"
             )
         if not lv:
             return
         if len(lv) < 2 or lv[0] != 0.0 or lv[-1] != 1.0 or np.any(np.diff(lv) <= 0):
-            raise ConfigError(f"{self.name}: gap_levels must rise strictly from 0 to 1, got {lv}")
-        if min(q) < 0 or np.any(np.diff(q) < 0) or not np.isfinite(q).all() or max(q) <= 0:
             raise ConfigError(
-                f"{self.name}: gap_quantiles must be >= 0, non-decreasing and not all 0, got {q}"
+                f"{self.name}: {kind}_levels must rise strictly from 0 to 1, got {lv}"
             )
+        if min(q) < floor or np.any(np.diff(q) < 0) or not np.isfinite(q).all() or max(q) <= 0:
+            raise ConfigError(f"{self.name}: {kind}_quantiles must be {rule}, got {q}")
 
     @property
     def has_reuse(self) -> bool:
