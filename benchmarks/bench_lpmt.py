@@ -364,7 +364,15 @@ values compared and written, 19 applied) was not cheaper than four scheduled rea
 strict -10-20 %, and set_per_bank, which never uses it, -15 % (a larger hot loop); (b)
 the strict lean first pass out of line: -10-25 %; (c) a prefetch of the block-table
 entries of every valid multi-page way of the home set 4 operations ahead (no key
-match): -5-20 %, as the keyed variant of the previous session.
+match): -5-20 %, as the keyed variant of the previous session; (d) the strict first
+pass's Table V classes from (18)'s closed form (the scheduler skipping ``_classify``
+for a first read after a full probe, while no refresh closed the rows): exact, but
+-10-25 % (strict interleaved 7.2-8.5 -> 5.9-7.5 in alternating runs). Every addition
+to the strict kernel's hot loop so far made it slower, even where it removes work,
+which points at register pressure (the loop carries the ten scheduler scalars, the
+running sums and some twenty array pointers; the previous session found stack spills
+in the scheduler's ``max`` chains): the next lever is probably fewer live values in the
+strict loop, not fewer operations.
 """
 
 from __future__ import annotations
