@@ -319,6 +319,7 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
             p.get("copy_single_run_share", p.get("reuse_single_run_share"))
         ),
         reuse_source_single_share=_share_or_none(p.get("reuse_source_single_share")),
+        single_run_share=_share_or_none(p.get("single_run_share")),
         overlap_read_fraction=_num(p.get("overlap_read_share", 0.0), 0.0),
         overlap_read_sizes=_sizes(
             p.get("overlap_read_sizes", []), p.get("overlap_read_size_probs", [])

@@ -182,6 +182,10 @@ class SyntheticSpec:
     # Share of the reusing requests that start a run of one request (None: no preference;
     # a reused address is then as often continued sequentially as a new one).
     reuse_single_run_share: float | None = None
+    # Share of a type's run heads that are runs of one (None: the sequential requests at
+    # random positions, so runs are short and few heads stand alone). Block traces mix many
+    # isolated requests with a few long sequential runs (files read or written whole).
+    single_run_share: float | None = None
     # This share of the read run heads at a new address (runs of one) is placed over part
     # of an earlier write (a drawn reuse distance back) from another start page, with sizes
     # from ``overlap_read_sizes`` (None: the reads' sizes): a read of part of a file written
@@ -294,7 +298,12 @@ class SyntheticSpec:
                 raise ConfigError(f"{self.name}: {name} must be > 0, got {f}")
             if f and dist.kind != "discrete":
                 raise ConfigError(f"{self.name}: {name} needs a discrete size distribution")
-        for name in ("reuse_single_run_share", "repeat_write_share", "reuse_source_single_share"):
+        for name in (
+            "reuse_single_run_share",
+            "repeat_write_share",
+            "reuse_source_single_share",
+            "single_run_share",
+        ):
             x = getattr(self, name)
             if x is not None and not 0.0 <= x <= 1.0:
                 raise ConfigError(f"{self.name}: {name} must be in [0, 1], got {x}")
@@ -432,6 +441,24 @@ def _seq_mask(rng: np.random.Generator, n: int, seq_fraction: float) -> np.ndarr
     k = min(round(seq_fraction * n), n - 1)
     seq = np.zeros(n, dtype=np.bool_)
     seq[1:] = _exact_mask(rng, n - 1, k)
+    return seq
+
+
+def _run_mask(rng: np.random.Generator, n: int, seq_fraction: float, single: float) -> np.ndarray:
+    """Which of a chain's n requests are sequential: the same exact count as
+    :func:`_seq_mask`, laid out so that ``single`` of the run heads start a run of one (as
+    near as the counts allow) and the other heads share the sequential requests (each at
+    least one; a uniform random split)."""
+    k = min(round(seq_fraction * n), n - 1)
+    heads = n - k
+    multi = min(max(round((1.0 - single) * heads), 1 if k else 0), k)
+    follow = np.zeros(heads, dtype=np.int64)
+    if multi:
+        cuts = np.sort(rng.choice(k - 1, multi - 1, replace=False)) + 1 if multi > 1 else []
+        parts = np.diff(np.concatenate([[0], cuts, [k]]))
+        follow[np.flatnonzero(_exact_mask(rng, heads, multi))] = parts
+    seq = np.ones(n, dtype=np.bool_)
+    seq[np.cumsum(1 + follow) - (1 + follow)] = False  # each head, then its followers
     return seq
 
 
@@ -659,7 +686,11 @@ def _located_offsets(
     for w, fraction in ((False, spec.seq_read_fraction), (True, spec.seq_write_fraction)):
         idx = np.flatnonzero(is_write == w)
         if len(idx):
-            seq[idx] = _seq_mask(rng, len(idx), fraction)
+            seq[idx] = (
+                _seq_mask(rng, len(idx), fraction)
+                if spec.single_run_share is None
+                else _run_mask(rng, len(idx), fraction, spec.single_run_share)
+            )
     pos = np.flatnonzero(~seq)  # run heads in trace order
     copier, src = _sources(
         spec,

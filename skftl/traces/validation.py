@@ -55,13 +55,16 @@ def round_trip(
     calibrate: int = 3,
 ) -> RoundTrip:
     """Profile ``requests`` (its first ``max_requests``), synthesise the same number of
-    requests like it (seeded; ``calibrate``: see :func:`spec_from_profile`), and compare."""
+    requests like it (``calibrate``: see :func:`spec_from_profile`), and compare. The
+    calibration draws with ``seed``, the trace compared with ``seed + 1``: a draw the
+    calibration has not seen (with one seed the compared trace would be the calibration's
+    own last draw, and its noise would be fitted, not tested)."""
     real = requests if max_requests is None else requests[:max_requests]
     require_profilable(real)
     m_real = locality.measured(real, page_size)
     preset = profile_trace(real, page_size, name=name, flat=m_real.profile)
     spec = spec_from_profile(preset, len(real), seed=seed, calibrate=calibrate)
-    m_syn = locality.measured(generate(spec, len(real), seed=seed), page_size)
+    m_syn = locality.measured(generate(spec, len(real), seed=seed + 1), page_size)
     return RoundTrip(
         name=preset.name,
         n_used=len(real),
