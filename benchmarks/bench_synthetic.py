@@ -5,7 +5,8 @@ Run: PYTHONPATH=. python benchmarks/bench_synthetic.py [--n 10000000] [--preset 
 memory. ``--locality`` turns every temporal-locality parameter of issue #19 on (the shares
 and distances of the web_0 excerpt, new-address weights, reuse sizes, single-run preference,
 copied sizes, immediate repeats) and the second round's (measured gap table, fresh space
-for new runs, single-run sources, typed and sized repeats, overlapping reads, phases;
+for new runs, long runs among isolated requests, single-run sources, typed and sized
+repeats, overlapping reads, phases;
 ``--round1`` leaves those off).
 """
 
@@ -33,9 +34,9 @@ LOCALITY_ON = dict(
     repeat_fraction=0.05,
 )
 # The mechanisms of issue #19's second round (``--locality`` adds them): the web_0 excerpt's
-# gap table (as spec_like fits it, rounded), fresh space for new runs, reuses of single
-# runs, repeats of small writes, reads over part of earlier writes, and its phases (read share
-# and size ratios per slice).
+# gap table (as spec_like fits it, rounded), fresh space for new runs, long runs among
+# isolated requests, reuses of single runs, repeats of small writes, reads over part of
+# earlier writes, and its phases (read share and size ratios per slice).
 LOCALITY_ROUND2 = dict(
     gap_levels=(0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995)
     + (0.9999, 0.99995, 0.99999, 1.0),
@@ -44,6 +45,7 @@ LOCALITY_ROUND2 = dict(
     fresh_new_addresses=True,
     footprint_bytes=1 << 40,  # fresh space for 10 M requests' new runs
     reuse_source_single_share=0.92,
+    single_run_share=0.93,
     repeat_write_share=0.77,
     repeat_write_sizes=SizeDist.discrete({1: 0.19, 6: 0.16, 8: 0.03, 16: 0.45, 32: 0.17}),
     overlap_read_fraction=0.04,
