@@ -6,8 +6,7 @@ memory. ``--locality`` turns every temporal-locality parameter of issue #19 on (
 and distances of the web_0 excerpt, new-address weights, reuse sizes, single-run preference,
 copied sizes, immediate repeats) and the second round's (measured gap table, fresh space
 for new runs, long runs among isolated requests, single-run sources, typed and sized
-repeats, overlapping reads, phases;
-``--round1`` leaves those off).
+repeats, overlapping reads, phases; ``--round1`` leaves those off).
 """
 
 from __future__ import annotations
