@@ -144,11 +144,15 @@ WORKLOADS = (
 )  # fmt: skip
 
 
+_PHASES = ("phase_read_fractions", "phase_read_size_ratios", "phase_write_size_ratios")
+
+
 def _with_table3(profile: dict, name: str, row: tuple[float, float, float, float]) -> dict:
     """``profile`` with Table III's read share and sequential shares, and the request-size
     distributions of the synthetic preset ``name`` (already tilted to Table III's mean size:
     an excerpt of another trace may not reach it, e.g. tpcc-small has no requests small
-    enough for Financial2's 2.39 KB)."""
+    enough for Financial2's 2.39 KB). The excerpt's phases (read share and sizes per time
+    slice) are dropped: they are another trace's, and Table III fixes the mix and sizes."""
     mean_kb, read_pct, seq_r, seq_w = row
     spec = PRESETS[name]
     sizes = {}
@@ -163,9 +167,16 @@ def _with_table3(profile: dict, name: str, row: tuple[float, float, float, float
         "seq_read_fraction": seq_r / 100,
         "seq_write_fraction": seq_w / 100,
         "mean_size_kb": mean_kb,
+        **{key: [] for key in _PHASES},
     }
 
 
+_REUSE_MECHANICS = (
+    "reuse_source_single_share",
+    "copy_single_run_share",
+    "reuse_single_run_share",
+    "reuse_same_size_share",
+)
 _FROM_FILES = (
     "reuse_share",
     *(f"{k}_share" for k in ("reread", "read_after_write", "write_after_read", "rewrite_start")),
@@ -174,6 +185,7 @@ _FROM_FILES = (
     "footprint_growth",
     "rewrite_share",
     "read_hit_written_share",
+    *_REUSE_MECHANICS,
     *(f"reuse_{k}_size{s}" for k in ("read", "write") for s in ("s", "_probs")),
     *(f"mean_reuse_{k}_size_kb" for k in ("read", "write")),
 )
@@ -187,7 +199,8 @@ def _with_files(profile: dict, count: FileCount, excerpt_requests: int) -> dict:
     few reuses say nothing about the split, and a split the mix cannot supply, e.g. reads
     re-reading only written files in a read-mostly trace, caps the reuse); the excerpt's
     footprint is scaled by the ratio of new-file shares; the page-level rewrite and read-hit
-    shares are left undefined (no source) instead of contradicting the reuse; reusing requests
+    shares and how reuses pick their source (single runs, same size) are left undefined (no
+    source: the excerpt has a few dozen reuses) instead of contradicting the reuse; reusing requests
     take the sizes of fresh ones (assumption), so the (Table III) mean size holds."""
     reuse = 1.0 - count.new_share
     out = {**profile, "reuse_share": reuse}
@@ -204,6 +217,8 @@ def _with_files(profile: dict, count: FileCount, excerpt_requests: int) -> dict:
     out["footprint_growth"] = [i / (points - 1) for i in range(points)]
     out["footprint_half_share"] = 0.5
     out["rewrite_share"] = out["read_hit_written_share"] = None
+    for key in _REUSE_MECHANICS:  # the excerpt's few reuses cannot say how most requests reuse
+        out[key] = None
     for kind in ("read", "write"):  # reuses are most requests now: they keep the mean size
         out[f"reuse_{kind}_sizes"] = list(profile[f"{kind}_sizes"])
         out[f"reuse_{kind}_size_probs"] = list(profile[f"{kind}_size_probs"])
@@ -231,6 +246,7 @@ def build(work: PaperWorkload, excerpt: Requests) -> Preset:
         for kind in ("read", "write"):
             for key in (f"{kind}_sizes", f"{kind}_size_probs", f"mean_{kind}_size_kb"):
                 citations[key] = sized
+        citations.update({key: "none (off: Table III fixes the mix and sizes)" for key in _PHASES})
     if work.files is not None:
         profile = _with_files(profile, work.files, measured.provenance.n_requests)
         cited = f"{work.files.source}; applied by paper_presets._with_files (see its docstring)"
