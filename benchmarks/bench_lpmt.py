@@ -373,6 +373,26 @@ which points at register pressure (the loop carries the ten scheduler scalars, t
 running sums and some twenty array pointers; the previous session found stack spills
 in the scheduler's ``max`` chains): the next lever is probably fewer live values in the
 strict loop, not fewer operations.
+
+Session 27, second look at the strict model (no kernel change kept). The same build
+(44bc6a1's skftl.dram), strict DDR4 per bank, interleaved / interleaved_fixed /
+spread_fixed / spread_dynamic, best of 3, CPU time, M ops/s, with two other engineers'
+jobs on the 2 cores (a ``pytest -n 2`` among them): 9.7 / 9.1 / 10.0 / 9.7 (load 1.6),
+then 6.6 / 6.5 / 7.6 / 8.3 (load 1.3, minutes later), then 9.1 / 7.9 / 7.1 / 6.9 in a
+full run (load 3.1; paper per bank 10.8-16.4, per probe 11.7-13.2 in the same run).
+Cache-resident lookups of the same build varied 99-172 ns between alternating runs. At
+that noise a change of less than ~30 % cannot be told from the machine, and ``perf
+stat`` has no hardware counters on this VM (cycles/instructions "not supported";
+valgrind's instruction count takes 5 minutes per placement), so no kernel change was kept.
+Tried, not measurable here: (e) the strict Table V tally without a branch (an add of 0
+to ``cases`` for non-conflicts): 7.4 / 6.9 / 9.9 / 9.1; (f) the b[t]=b[t-window]
+conflicts (every first-pass read of interleaved with Fig. 7's order) counted in the high
+half of the local tally instead of in ``cases``: 8.6 / 8.0 / 6.5 / 7.5 (both run between
+the first two baseline runs above), and in alternating cache-resident runs within the
+baseline's spread. The generated code of the strict interleaved variant (``inspect_asm``
+on an empty numba cache): the kernel function is 3,088 lines, 1,176 of them stack
+accesses (arguments and spills), which fits the register pressure the paragraph above
+points at.
 """
 
 from __future__ import annotations
