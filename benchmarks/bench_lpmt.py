@@ -383,16 +383,22 @@ full run (load 3.1; paper per bank 10.8-16.4, per probe 11.7-13.2 in the same ru
 Cache-resident lookups of the same build varied 99-172 ns between alternating runs. At
 that noise a change of less than ~30 % cannot be told from the machine, and ``perf
 stat`` has no hardware counters on this VM (cycles/instructions "not supported";
-valgrind's instruction count takes 5 minutes per placement), so no kernel change was kept.
-Tried, not measurable here: (e) the strict Table V tally without a branch (an add of 0
-to ``cases`` for non-conflicts): 7.4 / 6.9 / 9.9 / 9.1; (f) the b[t]=b[t-window]
+valgrind's instruction count takes 5 minutes per placement), so no kernel change was
+kept. Tried, not measurable here: (e) the strict Table V tally without a branch (an add
+of 0 to ``cases`` for non-conflicts): 7.4 / 6.9 / 9.9 / 9.1; (f) the b[t]=b[t-window]
 conflicts (every first-pass read of interleaved with Fig. 7's order) counted in the high
 half of the local tally instead of in ``cases``: 8.6 / 8.0 / 6.5 / 7.5 (both run between
 the first two baseline runs above), and in alternating cache-resident runs within the
-baseline's spread. The generated code of the strict interleaved variant (``inspect_asm``
-on an empty numba cache): the kernel function is 3,088 lines, 1,176 of them stack
-accesses (arguments and spills), which fits the register pressure the paragraph above
-points at.
+baseline's spread. (g) The tFAW window (the three ACTs before the last) in the
+scheduler's state tuple instead of the ``acts`` array (written back at the end of a
+call): exact (kernel = reference, ``skftl run lpmt`` tiny xarray-identical with
+identical CSVs), cache-resident lookups faster by the minimum of two sets of 8
+alternating rounds (-5 / -3 / -5 / -7 % and -11 / 0 / -7 / -3 % ns per lookup; medians
+mixed), but the full benchmark in 6 alternating rounds at load 2.8-3.9 inconclusive
+(best 8.2 / 7.6 / 9.0 / 8.3 against 7.8 / 7.9 / 9.1 / 8.4): not kept; worth a quiet A/B.
+The generated code of the strict interleaved variant (``inspect_asm`` on an empty numba
+cache): the kernel function is 3,088 lines, 1,176 of them stack accesses (arguments and
+spills), which fits the register pressure the paragraph above points at.
 """
 
 from __future__ import annotations
