@@ -399,6 +399,14 @@ mixed), but the full benchmark in 6 alternating rounds at load 2.8-3.9 inconclus
 The generated code of the strict interleaved variant (``inspect_asm`` on an empty numba
 cache): the kernel function is 3,088 lines, 1,176 of them stack accesses (arguments and
 spills), which fits the register pressure the paragraph above points at.
+
+Quiet run of b14728c (no other job; load 0.60 at the start, 0.69 at the end), best of 3,
+M ops/s CPU: paper per bank 14.8 / 15.7 / 13.2 / 10.5 / 14.2 / 13.1 (single / set_per_bank /
+interleaved / interleaved_fixed / spread_fixed / spread_dynamic); strict DDR4 per bank
+13.9 / 14.3 / 9.4 / 8.9 / 10.0 / 10.2; paper per probe 16.1 / 15.4 / 14.5 / 14.9 / 14.0 /
+12.3. Below target: strict interleaved and interleaved_fixed. The quiet A/B of (g) right
+after it (ddr4 only, two alternating rounds, base / (g)): interleaved 8.5, 6.8 / 7.2, 5.9;
+spread_fixed 8.6, 6.9 / 7.4, 6.5 -- no gain, and run-to-run spread of 20 % even at load 0.8.
 """
 
 from __future__ import annotations
