@@ -27,8 +27,8 @@ from pathlib import Path
 from skftl.traces.profile import Preset, preset_from_dict, profile_trace, write_preset
 from skftl.traces.requests import Requests
 from skftl.traces.synthetic import PRESETS
+from skftl.traces.workload import PRESET_DIR
 
-PRESET_DIR = Path(__file__).resolve().parent.parent / "data" / "presets"
 TABLE3 = "LPMT paper (lpmt_dram-address-mapping), Table III"
 
 
@@ -247,24 +247,23 @@ def build(work: PaperWorkload, excerpt: Requests) -> Preset:
             for key in (f"{kind}_sizes", f"{kind}_size_probs", f"mean_{kind}_size_kb"):
                 citations[key] = sized
         citations.update({key: "none (off: Table III fixes the mix and sizes)" for key in _PHASES})
+    notes = f"nearest excerpt: {work.why}. {work.notes}".strip()
     if work.files is not None:
         profile = _with_files(profile, work.files, measured.provenance.n_requests)
         cited = f"{work.files.source}; applied by paper_presets._with_files (see its docstring)"
         citations.update({key: cited for key in _FROM_FILES})
-    if work.files is not None:  # the reuse is the full trace's: so is the length described
+        # the reuse is the full trace's: so is the length the profile describes
         prov["n_requests"] = work.files.requests
+        notes += (
+            f" The profile describes the full trace ({work.files.requests:,} requests, from "
+            f"its file count); its other numbers are the excerpt's "
+            f"({measured.provenance.n_requests:,} requests)."
+        )
     prov.update(
         kind="paper" if work.table3 is not None else "excerpt",
         source=f"{work.name}: {TABLE3 + ' + ' if work.table3 else ''}excerpt {work.excerpt}",
         citations=citations,
-        notes=f"nearest excerpt: {work.why}. {work.notes}".strip()
-        + (
-            f" The profile describes the full trace ({work.files.requests:,} requests, from "
-            f"its file count); its other numbers are the excerpt's "
-            f"({measured.provenance.n_requests:,} requests)."
-            if work.files is not None
-            else ""
-        ),
+        notes=notes,
     )
     return preset_from_dict(
         {"name": work.name, "provenance": prov, "profile": profile}, f"preset {work.name}"

@@ -602,7 +602,7 @@ def _sources(
     type's previous request, up to _SOURCE_STEPS times, else takes a new address). So a
     copy's source is the latest earlier use of that address, and the distance drawn is,
     up to those steps, the distance a profile measures."""
-    from skftl.traces.reuse_kernel import claim_sources, claim_sources_into  # Numba: locality on
+    from skftl.traces.reuse_kernel import claim_sources_into  # Numba: locality on
 
     want = np.flatnonzero(choice > 0)
     target = pos[want] - _reuse_distances(spec, rng, len(want))
@@ -632,13 +632,8 @@ def _sources(
         t_heads = target[heads]
         k[w_heads] = np.searchsorted(write_pos, t_heads[w_heads], side="right") - 1
         k[~w_heads] = np.searchsorted(read_pos, t_heads[~w_heads], side="right") - 1
-        if x is None:
-            source[heads] = claim_sources(
-                k, src_w[heads], read_pos, write_pos, len(is_write), _SOURCE_STEPS
-            )
-            continue
-        if held_class:  # the held class may be sparse: the candidate nearest
-            # the target, not the latest below it
+        if x is not None and held_class:  # the held class may be sparse: the candidate
+            # nearest the target, not the latest below it
             k = _nearest(k, w_heads, read_pos, write_pos, t_heads, pos[want[heads]])
         source[heads] = claim_sources_into(
             k, src_w[heads], read_pos, write_pos, taken, _SOURCE_STEPS

@@ -160,13 +160,14 @@ def workload(
             f"workload {name}: none of {cands} found in {[str(d) for d in dirs]} "
             "and synthetic stand-ins are disallowed"
         )
-    if name not in PRESETS and preset_file(name) is None:
+    try:
+        req = stand_in(name, n_requests, seed, stand_ins)
+    except UnknownTraceError:
         note_trace(name, f"MISSING (none of {cands} found and no synthetic preset{where})")
         raise UnknownTraceError(
             f"workload {name}: none of {cands} found and there is no synthetic preset "
             f"of that name (presets: {', '.join(PRESETS)})"
-        )
-    req = stand_in(name, n_requests, seed, stand_ins)
+        ) from None
     status = f"synthetic (generated; {req.meta.source}; no real trace found among {cands}{where})"
     note_trace(req.meta.name, status)
     return req.with_meta(
