@@ -251,6 +251,18 @@ def test_setup_installs_the_nbstripout_filter() -> None:
     assert "*.ipynb filter=nbstripout" in (ROOT / ".gitattributes").read_text()
 
 
+def test_notebooks_are_committed_as_the_filter_writes_them() -> None:
+    """Otherwise every notebook of a fresh clone shows as modified once make has installed
+    the filter (it renumbers JupyterLab's random cell ids)."""
+    notebooks = sorted(str(p) for p in (ROOT / "notebooks").glob("*.ipynb"))
+    res = subprocess.run(
+        [sys.executable, "-m", "nbstripout", "--verify", *notebooks],
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, f"run nbstripout on them: {res.stdout}{res.stderr}"
+
+
 def test_progress_bars_end_at_their_totals(monkeypatch) -> None:
     """The ftl replay's bar counts page operations against a total of page operations (it
     used to end at 255,049 of 100,000 requests)."""
