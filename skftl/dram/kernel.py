@@ -60,15 +60,16 @@ from skftl.dram.prefetch import prefetch, prefetch2
 from skftl.dram.timing import (
     B_LAST_IDX,
     B_OPEN,
-    B_STRIDE,
     MODELS,
     S_COUNT,
-    S_REFRESHES,
+    S_NEXT_REF,
     TP_DL,
     TP_LEN,
     TP_MODEL,
     TP_WINDOW,
     DramTiming,
+    advanced,
+    bank_at,
     conflicts,
     flush_tally,
     load_state,
@@ -503,14 +504,13 @@ def ops_kernel(
                             else:
                                 cases[n - 1] += 1
                                 lat += paper_conflict(n, tp) - tp[TP_DL]
-                        at = bank * B_STRIDE
+                        at = bank_at(bank)
                         banks[at + B_OPEN] = row
                         banks[at + B_LAST_IDX] = c + (n_pass - 1) * k + jj * m_run + m_run - 1
-                    dst = (c + assoc, dst[1], dst[2], dst[3], dst[4], dst[5], dst[6], dst[7],
-                           dst[8], dst[9])  # fmt: skip
+                    dst = advanced(dst, assoc)
                 else:
                     stop = False
-                    refreshes0 = dst[S_REFRESHES]
+                    next_ref0 = dst[S_NEXT_REF]
                     # A full probe of an interleaved set under the paper model: each chunk's
                     # read in the first pass also settles its reads in the later passes: row
                     # hits, DL each (a pass's chunks are in distinct banks, so no other read
@@ -523,10 +523,9 @@ def ops_kernel(
                         if fused and p == 1:
                             later = (n_pass - 1) * k
                             lat += later * tp[TP_DL]
-                            dst = (dst[0] + later, dst[1], dst[2], dst[3], dst[4], dst[5], dst[6],
-                                   dst[7], dst[8], dst[9])  # fmt: skip
+                            dst = advanced(dst, later)
                             break
-                        if p == 1 and repeat_pass_ok(tp, dst, refreshes0, (n_pass - 1) * k):
+                        if p == 1 and repeat_pass_ok(tp, dst, next_ref0, (n_pass - 1) * k):
                             # The later passes of an interleaved probe re-read, chunk for
                             # chunk in the same order, rows the first pass opened, with no
                             # other read in between: all row hits, timed in closed form
@@ -574,7 +573,7 @@ def ops_kernel(
                                 if stop:
                                     m = hw - lo + 1
                             if per_probe and (p > 0 or jj > 0):
-                                banks[bank * B_STRIDE + B_OPEN] = row  # the probe's ACT opened it
+                                banks[bank_at(bank) + B_OPEN] = row  # the probe's ACT opened it
                             _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
                             if paper_only:
                                 dlat, dst, tally = paper_read_run(
@@ -590,7 +589,7 @@ def ops_kernel(
                                 )
                             lat += dlat
                             if fused:  # its last read is in the last pass, in the same slot
-                                banks[bank * B_STRIDE + B_LAST_IDX] += (n_pass - 1) * k
+                                banks[bank_at(bank) + B_LAST_IDX] += (n_pass - 1) * k
                             if stop:
                                 sorted_base = -1  # the reads after it were not made
                                 break
@@ -641,7 +640,7 @@ def ops_kernel(
             out_lat[i] = lat
             out_nacc[i] = dst[S_COUNT] - count_op
             out_status[i] = status
-        store_state(sc, dst)
+        store_state(sc, dst, tp)
         n_reads = dst[S_COUNT] - count0
         flush_tally(tp, cases, tally, n_reads, conflicts0)
         ct[CT_READS], ct[CT_CYCLES], ct[CT_SETS_PROBED], ct[CT_BT_READS], ct[CT_HITS] = (

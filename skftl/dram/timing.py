@@ -51,8 +51,8 @@ TP_LEN = 18
 
 # indices into the scalar state vector
 SC_COUNT, SC_PREV_RD, SC_PREV_RD_GROUP, SC_LAST_ACT, SC_LAST_ACT_GROUP = range(5)
-SC_ACT_POS, SC_NEXT_REF, SC_PREV_END, SC_STAMP, SC_REFRESHES = range(5, 10)
-SC_LEN = 10
+SC_ACT_POS, SC_NEXT_REF, SC_STAMP, SC_REFRESHES = range(5, 9)
+SC_LEN = 9
 
 # columns of the per-bank state matrix (banks x B_STRIDE): open row, last READ / ACT
 # time, earliest ACT after a refresh, recency stamp (Fig. 7 order), index of the bank's
@@ -182,8 +182,11 @@ class DramState:
 # The hot path keeps the scalar state in a tuple of locals (S_* positions below) and
 # only the per-bank state in arrays: loads that follow stores to the same small arrays
 # serialise on CPUs with store-bypass mitigations, which cost 10x in throughput.
-S_COUNT, S_STAMP, S_PREV_END, S_PREV_RD, S_PREV_RD_GROUP = range(5)
-S_LAST_ACT, S_LAST_ACT_GROUP, S_ACT_POS, S_NEXT_REF, S_REFRESHES = range(5, 10)
+# Only what the next read needs: the refresh count follows from S_NEXT_REF and the
+# previous data end from S_PREV_RD (store_state, _strict_core), so the hot loops carry
+# two values fewer (they spill: see kernel.ops_kernel).
+S_COUNT, S_STAMP, S_PREV_RD, S_PREV_RD_GROUP = range(4)
+S_LAST_ACT, S_LAST_ACT_GROUP, S_ACT_POS, S_NEXT_REF = range(4, 8)
 
 
 @numba.njit(cache=True, inline="always")
@@ -198,16 +201,31 @@ def params_tuple(a, model):
 
 @numba.njit(cache=True, inline="always")
 def load_state(sc):
-    return (sc[SC_COUNT], sc[SC_STAMP], sc[SC_PREV_END], sc[SC_PREV_RD], sc[SC_PREV_RD_GROUP],
-            sc[SC_LAST_ACT], sc[SC_LAST_ACT_GROUP], sc[SC_ACT_POS], sc[SC_NEXT_REF],
-            sc[SC_REFRESHES])  # fmt: skip
+    return (sc[SC_COUNT], sc[SC_STAMP], sc[SC_PREV_RD], sc[SC_PREV_RD_GROUP], sc[SC_LAST_ACT],
+            sc[SC_LAST_ACT_GROUP], sc[SC_ACT_POS], sc[SC_NEXT_REF])  # fmt: skip
 
 
 @numba.njit(cache=True, inline="always")
-def store_state(sc, s):
-    sc[SC_COUNT], sc[SC_STAMP], sc[SC_PREV_END], sc[SC_PREV_RD] = s[0], s[1], s[2], s[3]
-    sc[SC_PREV_RD_GROUP], sc[SC_LAST_ACT], sc[SC_LAST_ACT_GROUP] = s[4], s[5], s[6]
-    sc[SC_ACT_POS], sc[SC_NEXT_REF], sc[SC_REFRESHES] = s[7], s[8], s[9]
+def store_state(sc, s, tp):
+    sc[SC_COUNT], sc[SC_STAMP], sc[SC_PREV_RD], sc[SC_PREV_RD_GROUP] = s[0], s[1], s[2], s[3]
+    sc[SC_LAST_ACT], sc[SC_LAST_ACT_GROUP], sc[SC_ACT_POS] = s[4], s[5], s[6]
+    sc[SC_NEXT_REF] = s[7]
+    # DramState starts next_ref at tREFI and each refresh adds tREFI
+    sc[SC_REFRESHES] = s[7] // tp[TP_REFI] - 1 if tp[TP_REFI] > 0 else 0
+
+
+@numba.njit(cache=True, inline="always")
+def advanced(s, reads):
+    """The state ``reads`` stream positions on, nothing else changed."""
+    return (s[0] + reads, s[1], s[2], s[3], s[4], s[5], s[6], s[7])
+
+
+@numba.njit(cache=True, inline="always")
+def bank_at(bank):
+    """Offset of ``bank``'s fields in the flat bank state. The mask (banks are < 2**31)
+    tells LLVM the index is not negative, so numba's negative-index fix-up (three
+    instructions per access) drops out of the hot loops."""
+    return (bank & 0x7FFFFFFF) * B_STRIDE
 
 
 @numba.njit(cache=True)
@@ -234,21 +252,47 @@ def bank_group(bank, tp):
 
 
 @numba.njit(cache=True, inline="always")
-def _strict_read(bank, row, tp, banks, acts, s):
-    """Schedule one READ (plus PRE/ACT when needed) under DDR4 rules; returns the end
-    of its data burst and the new scalar state."""
-    count, stamp, prev_end, prev_rd, prev_rd_group, last_act, last_act_group, act_pos, \
-        next_ref, refreshes = s  # fmt: skip
+def _classify(bank, row, tp, banks, count):
+    """(row hit, Table V class index, see case_labels) of a read of (bank, row) at stream
+    position ``count``."""
+    window = tp[TP_WINDOW]
+    n = count - banks[bank_at(bank) + B_LAST_IDX]  # reads since this bank's last read
+    if n > window:
+        n = 0
+    hit = banks[bank_at(bank) + B_OPEN] == row
+    return hit, window + 1 if hit else (n - 1 if n > 0 else window)
+
+
+@numba.njit(cache=True, inline="always")
+def _after_read(bank, hit, tp, banks, s):
+    """Bank recency after the read at stream position ``s[S_COUNT]``; the new state."""
+    count = s[S_COUNT]
+    banks[bank_at(bank) + B_LAST_IDX] = count  # also the Fig. 7 recency, unless reorder_on_act
+    stamp = s[S_STAMP]
+    if tp[TP_REORDER_ON_ACT] != 0 and not hit:
+        stamp += 1
+        banks[bank_at(bank) + B_RECENCY] = stamp
+    return (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7])
+
+
+@numba.njit(cache=True, inline="always")
+def _strict_core(bank, row, tp, banks, acts, s):
+    """:func:`read_core` under the strict model: schedule one READ (plus PRE/ACT when the
+    row is not open) under DDR4 rules. Written out with few live values (one loop, the
+    refresh out of line): in the kernels' hot loops the scheduler's state otherwise
+    spills to the stack, and every spilled value lengthens its dependency chain."""
+    count, stamp, prev_rd, prev_rd_group, last_act, last_act_group, act_pos, next_ref = s
+    at = bank_at(bank)  # the bank's fields are banks[at + B_*]
     group = bank_group(bank, tp)
-    at = bank * B_STRIDE  # the bank's fields are banks[at + B_*]
-    if count > 0:
-        rd_min = prev_rd + (tp[TP_CCD_L] if group == prev_rd_group else tp[TP_CCD_S])
-    else:
-        rd_min = 0
+    window = tp[TP_WINDOW]
+    hit0 = banks[at + B_OPEN] == row
+    n = count - banks[at + B_LAST_IDX]  # reads since this bank's last read (_classify)
+    cls = window + 1 if hit0 else (n - 1 if 0 < n <= window else window)
+    # tCCD after the previous READ; before the first READ prev_rd is NEVER (no bound)
+    rd_min = prev_rd + (tp[TP_CCD_L] if group == prev_rd_group else tp[TP_CCD_S])
+    hit = hit0
     while True:
-        hit = banks[at + B_OPEN] == row
         if hit:
-            act = -1
             rd = max(rd_min, banks[at + B_LAST_ACT] + tp[TP_RCD])
             first = rd
         else:
@@ -258,15 +302,14 @@ def _strict_read(bank, row, tp, banks, acts, s):
             else:
                 act = banks[at + B_READY]
             act = max(act, banks[at + B_LAST_ACT] + tp[TP_RC])
-            rrd = tp[TP_RRD_L] if group == last_act_group else tp[TP_RRD_S]
-            act = max(act, last_act + rrd)
+            act = max(act, last_act + (tp[TP_RRD_L] if group == last_act_group else tp[TP_RRD_S]))
             act = max(act, acts[act_pos & 3] + tp[TP_FAW])  # oldest of the last 4 ACTs
             rd = max(rd_min, act + tp[TP_RCD])
             first = act
         if tp[TP_REFI] > 0 and first >= next_ref:
-            _refresh(tp, banks, next_ref)
+            _refresh(tp, banks, next_ref)  # closes every row
             next_ref += tp[TP_REFI]
-            refreshes += 1
+            hit = False
             continue
         break
     if not hit:
@@ -277,43 +320,14 @@ def _strict_read(bank, row, tp, banks, acts, s):
         last_act = act
         last_act_group = group
     banks[at + B_LAST_RD] = rd
-    end = rd + tp[TP_CL] + tp[TP_DL]
-    return end, (count, stamp, prev_end, rd, group, last_act, last_act_group, act_pos,
-                 next_ref, refreshes)  # fmt: skip
-
-
-@numba.njit(cache=True, inline="always")
-def _classify(bank, row, tp, banks, count):
-    """(row hit, Table V class index, see case_labels) of a read of (bank, row) at stream
-    position ``count``."""
-    window = tp[TP_WINDOW]
-    n = count - banks[bank * B_STRIDE + B_LAST_IDX]  # reads since this bank's last read
-    if n > window:
-        n = 0
-    hit = banks[bank * B_STRIDE + B_OPEN] == row
-    return hit, window + 1 if hit else (n - 1 if n > 0 else window)
-
-
-@numba.njit(cache=True, inline="always")
-def _after_read(bank, hit, tp, banks, s):
-    """Bank recency after the read at stream position ``s[S_COUNT]``; the new state."""
-    count = s[S_COUNT]
-    banks[bank * B_STRIDE + B_LAST_IDX] = count  # also the Fig. 7 recency, unless reorder_on_act
-    stamp = s[S_STAMP]
-    if tp[TP_REORDER_ON_ACT] != 0 and not hit:
+    banks[at + B_LAST_IDX] = count  # also the Fig. 7 recency, unless reorder_on_act
+    if tp[TP_REORDER_ON_ACT] != 0 and not hit0:
         stamp += 1
-        banks[bank * B_STRIDE + B_RECENCY] = stamp
-    return (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
-
-
-@numba.njit(cache=True, inline="always")
-def _strict_core(bank, row, tp, banks, acts, s):
-    """:func:`read_core` under the strict model only (no paper-model code to inline)."""
-    hit, cls = _classify(bank, row, tp, banks, s[S_COUNT])
-    end, s = _strict_read(bank, row, tp, banks, acts, s)
-    lat = end - s[S_PREV_END]
-    s = (s[0], s[1], end, s[3], s[4], s[5], s[6], s[7], s[8], s[9])
-    return lat, cls, _after_read(bank, hit, tp, banks, s)
+        banks[at + B_RECENCY] = stamp
+    # latency: from the previous data end (its READ + CL + DL; time 0 before the first)
+    prev_end = prev_rd + tp[TP_CL] + tp[TP_DL] if count > 0 else 0
+    lat = rd + tp[TP_CL] + tp[TP_DL] - prev_end
+    return lat, cls, (count + 1, stamp, rd, group, last_act, last_act_group, act_pos, next_ref)
 
 
 @numba.njit(cache=True, _nrt=False)  # no refcounting: see kernel.run_ops_kernel
@@ -330,7 +344,7 @@ def read_core(bank, row, tp, banks, acts, s):
         lat = tp[TP_DL]
     else:
         lat = paper_conflict(n, tp)
-    banks[bank * B_STRIDE + B_OPEN] = row
+    banks[bank_at(bank) + B_OPEN] = row
     return lat, cls, _after_read(bank, hit, tp, banks, s)
 
 
@@ -366,10 +380,10 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
     out with scalars only (the generic path costs ~10x in this hot loop). Returns
     (cycles, no-repeat reads, stamp); bank conflicts go to ``cases``."""
     window, dl = tp[TP_WINDOW], tp[TP_DL]
-    n = count - banks[bank * B_STRIDE + B_LAST_IDX]
+    n = count - banks[bank_at(bank) + B_LAST_IDX]
     if n > window:
         n = 0
-    hit = banks[bank * B_STRIDE + B_OPEN] == row
+    hit = banks[bank_at(bank) + B_OPEN] == row
     lat, no_repeat = dl, 0
     if hit:
         pass
@@ -380,23 +394,24 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
         lat = paper_conflict(n, tp)
     if not hit and tp[TP_REORDER_ON_ACT] != 0:
         stamp += 1
-        banks[bank * B_STRIDE + B_RECENCY] = stamp
-    banks[bank * B_STRIDE + B_OPEN] = row
-    banks[bank * B_STRIDE + B_LAST_IDX] = count + m - 1
+        banks[bank_at(bank) + B_RECENCY] = stamp
+    banks[bank_at(bank) + B_OPEN] = row
+    banks[bank_at(bank) + B_LAST_IDX] = count + m - 1
     return lat + (m - 1) * dl, no_repeat, stamp
 
 
 @numba.njit(cache=True, inline="always")
-def repeat_pass_ok(tp, s, refreshes0, reads):
+def repeat_pass_ok(tp, s, next_ref0, reads):
     """Whether ``reads`` more reads, each of a row that the pass just read opened in its
     bank (the later passes of an interleaved probe), are all row hits that
     :func:`repeat_read` may time: always under the paper model (rows stay open until
     another row of the bank is read); under the strict model if no refresh closed the
-    rows since the pass began (``refreshes0``) and none can fall before the last of
-    them (each READ comes at most tCCD_L after the one before)."""
+    rows since the pass began and none can fall before the last of
+    them (each READ comes at most tCCD_L after the one before). ``next_ref0``: the
+    state's S_NEXT_REF when the pass began (it moves with every refresh)."""
     if tp[TP_MODEL] == 0:
         return True
-    return s[S_REFRESHES] == refreshes0 and s[S_PREV_RD] + reads * tp[TP_CCD_L] < s[S_NEXT_REF]
+    return s[S_NEXT_REF] == next_ref0 and s[S_PREV_RD] + reads * tp[TP_CCD_L] < s[S_NEXT_REF]
 
 
 @numba.njit(cache=True, inline="always")
@@ -408,21 +423,21 @@ def repeat_read(bank, tp, banks, s):
     previous READ: the bank's ACT was at least tRCD before the pass's earlier READ of
     it, and no PRE/ACT is needed. Returns (cycles, new state)."""
     count = s[S_COUNT]
-    banks[bank * B_STRIDE + B_LAST_IDX] = count
+    banks[bank_at(bank) + B_LAST_IDX] = count
     if tp[TP_MODEL] == 0:
-        return tp[TP_DL], (count + 1, s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+        return tp[TP_DL], advanced(s, 1)
     group = bank_group(bank, tp)
     lat = tp[TP_CCD_L] if group == s[S_PREV_RD_GROUP] else tp[TP_CCD_S]
     rd = s[S_PREV_RD] + lat  # the data end moves by as much as the READ
-    banks[bank * B_STRIDE + B_LAST_RD] = rd
-    return lat, (count + 1, s[1], s[2] + lat, rd, group, s[5], s[6], s[7], s[8], s[9])
+    banks[bank_at(bank) + B_LAST_RD] = rd
+    return lat, (count + 1, s[1], rd, group, s[4], s[5], s[6], s[7])
 
 
 @numba.njit(cache=True, inline="always")
 def paper_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
     """:func:`read_run` under the paper model."""
     lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, banks, cases)
-    s = (s[0] + m, stamp, s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+    s = (s[0] + m, stamp, s[2], s[3], s[4], s[5], s[6], s[7])
     return lat, s, tally + no_repeat
 
 
@@ -443,10 +458,10 @@ def strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
         if last_rd < s[S_NEXT_REF]:
             # the row is open and its ACT long done, so each further READ waits only
             # tCCD_L after the previous one (same bank group)
-            banks[bank * B_STRIDE + B_LAST_RD] = last_rd
-            banks[bank * B_STRIDE + B_LAST_IDX] = s[S_COUNT] + left - 1
+            banks[bank_at(bank) + B_LAST_RD] = last_rd
+            banks[bank_at(bank) + B_LAST_IDX] = s[S_COUNT] + left - 1
             step = left * tp[TP_CCD_L]
-            s = (s[0] + left, s[1], s[2] + step, last_rd, s[4], s[5], s[6], s[7], s[8], s[9])
+            s = (s[0] + left, s[1], last_rd, s[3], s[4], s[5], s[6], s[7])
             return lat + step, s, tally
 
 
@@ -495,7 +510,7 @@ def time_stream_kernel(bank_seq, row_seq, tp_arr, banks, acts, sc, cases, out):
     for i in range(bank_seq.shape[0]):
         out[i], cls, s = read_core(bank_seq[i], row_seq[i], tp, banks, acts, s)
         cases[cls] += 1
-    store_state(sc, s)
+    store_state(sc, s, tp)
 
 
 def time_stream(

@@ -52,7 +52,7 @@ import skftl
 from skftl.dram.files import FileStream, file_stream, with_reaccess
 from skftl.dram.hashes import hash_keys
 from skftl.dram.lpmt import Lpmt, LpmtConfig
-from skftl.dram.timing import DramTiming, case_labels, time_stream
+from skftl.dram.timing import SC_REFRESHES, DramTiming, case_labels, time_stream
 from skftl.errors import ConfigError
 from skftl.io import write_csv
 from skftl.pipeline import workload_for
@@ -217,7 +217,7 @@ def simulate(
         by_bin_ns=by_bin,
         occupancy=table.occupancy(),
         failed=fails,
-        refreshes=int(table.dram.sc[9]),
+        refreshes=int(table.dram.sc[SC_REFRESHES]),
     )
 
 
