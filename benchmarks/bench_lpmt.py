@@ -440,8 +440,8 @@ nothing else running), M ops/s CPU: paper per bank 12.4 / 12.5 / 10.8 / 10.4 / 1
 strict DDR4 13.6 / 13.2 / 6.6 / 6.2 / 6.9 / 7.1, paper per probe 13.5 / 13.7 / 10.5 / 11.0 /
 12.2 / 12.0: strict over 4 banks at half the speed of strict single in the same run and
 below session 27's quiet 9.4 / 8.9 of the previous build, which itself ran at 4.7-8.1 in
-the A/B minutes later: this VM's state set the level (the A/B above is the comparison). Not met: strict DDR4 >= 10 M
-ops/s on the four layouts over 4 banks.
+the A/B minutes later: this VM's state set the level (the A/B above is the comparison).
+Not met: strict DDR4 >= 10 M ops/s on the four layouts over 4 banks.
 """
 
 from __future__ import annotations
