@@ -278,16 +278,14 @@ def _after_read(bank, hit, tp, banks, s):
 @numba.njit(cache=True, inline="always")
 def _strict_core(bank, row, tp, banks, acts, s):
     """:func:`read_core` under the strict model: schedule one READ (plus PRE/ACT when the
-    row is not open) under DDR4 rules. Written out with few live values (one loop, the
-    refresh out of line): in the kernels' hot loops the scheduler's state otherwise
-    spills to the stack, and every spilled value lengthens its dependency chain."""
+    row is not open) under DDR4 rules, between :func:`_classify` and :func:`_after_read`.
+    Written out with few live values (one loop, the refresh out of line): in the kernels'
+    hot loops the scheduler's state otherwise spills to the stack, and every spilled
+    value lengthens its dependency chain."""
     count, stamp, prev_rd, prev_rd_group, last_act, last_act_group, act_pos, next_ref = s
     at = bank_at(bank)  # the bank's fields are banks[at + B_*]
     group = bank_group(bank, tp)
-    window = tp[TP_WINDOW]
-    hit0 = banks[at + B_OPEN] == row
-    n = count - banks[at + B_LAST_IDX]  # reads since this bank's last read (_classify)
-    cls = window + 1 if hit0 else (n - 1 if 0 < n <= window else window)
+    hit0, cls = _classify(bank, row, tp, banks, count)
     # tCCD after the previous READ; before the first READ prev_rd is NEVER (no bound)
     rd_min = prev_rd + (tp[TP_CCD_L] if group == prev_rd_group else tp[TP_CCD_S])
     hit = hit0
@@ -320,14 +318,11 @@ def _strict_core(bank, row, tp, banks, acts, s):
         last_act = act
         last_act_group = group
     banks[at + B_LAST_RD] = rd
-    banks[at + B_LAST_IDX] = count  # also the Fig. 7 recency, unless reorder_on_act
-    if tp[TP_REORDER_ON_ACT] != 0 and not hit0:
-        stamp += 1
-        banks[at + B_RECENCY] = stamp
     # latency: from the previous data end (its READ + CL + DL; time 0 before the first)
     prev_end = prev_rd + tp[TP_CL] + tp[TP_DL] if count > 0 else 0
     lat = rd + tp[TP_CL] + tp[TP_DL] - prev_end
-    return lat, cls, (count + 1, stamp, rd, group, last_act, last_act_group, act_pos, next_ref)
+    s = (count, stamp, rd, group, last_act, last_act_group, act_pos, next_ref)
+    return lat, cls, _after_read(bank, hit0, tp, banks, s)
 
 
 @numba.njit(cache=True, _nrt=False)  # no refcounting: see kernel.run_ops_kernel
