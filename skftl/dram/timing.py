@@ -255,23 +255,23 @@ def bank_group(bank, tp):
 def _classify(bank, row, tp, banks, count):
     """(row hit, Table V class index, see case_labels) of a read of (bank, row) at stream
     position ``count``."""
-    window = tp[TP_WINDOW]
-    n = count - banks[bank_at(bank) + B_LAST_IDX]  # reads since this bank's last read
+    window, at = tp[TP_WINDOW], bank_at(bank)
+    n = count - banks[at + B_LAST_IDX]  # reads since this bank's last read
     if n > window:
         n = 0
-    hit = banks[bank_at(bank) + B_OPEN] == row
+    hit = banks[at + B_OPEN] == row
     return hit, window + 1 if hit else (n - 1 if n > 0 else window)
 
 
 @numba.njit(cache=True, inline="always")
 def _after_read(bank, hit, tp, banks, s):
     """Bank recency after the read at stream position ``s[S_COUNT]``; the new state."""
-    count = s[S_COUNT]
-    banks[bank_at(bank) + B_LAST_IDX] = count  # also the Fig. 7 recency, unless reorder_on_act
+    count, at = s[S_COUNT], bank_at(bank)
+    banks[at + B_LAST_IDX] = count  # also the Fig. 7 recency, unless reorder_on_act
     stamp = s[S_STAMP]
     if tp[TP_REORDER_ON_ACT] != 0 and not hit:
         stamp += 1
-        banks[bank_at(bank) + B_RECENCY] = stamp
+        banks[at + B_RECENCY] = stamp
     return (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7])
 
 
@@ -318,9 +318,8 @@ def _strict_core(bank, row, tp, banks, acts, s):
         last_act = act
         last_act_group = group
     banks[at + B_LAST_RD] = rd
-    # latency: from the previous data end (its READ + CL + DL; time 0 before the first)
-    prev_end = prev_rd + tp[TP_CL] + tp[TP_DL] if count > 0 else 0
-    lat = rd + tp[TP_CL] + tp[TP_DL] - prev_end
+    # latency: data end to data end, each READ + CL + DL (from time 0 for the first)
+    lat = rd - prev_rd if count > 0 else rd + tp[TP_CL] + tp[TP_DL]
     s = (count, stamp, rd, group, last_act, last_act_group, act_pos, next_ref)
     return lat, cls, _after_read(bank, hit0, tp, banks, s)
 
@@ -374,11 +373,11 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
     ``count``: :func:`read_core` for the first read, then ``m - 1`` row hits, written
     out with scalars only (the generic path costs ~10x in this hot loop). Returns
     (cycles, no-repeat reads, stamp); bank conflicts go to ``cases``."""
-    window, dl = tp[TP_WINDOW], tp[TP_DL]
-    n = count - banks[bank_at(bank) + B_LAST_IDX]
+    window, dl, at = tp[TP_WINDOW], tp[TP_DL], bank_at(bank)
+    n = count - banks[at + B_LAST_IDX]
     if n > window:
         n = 0
-    hit = banks[bank_at(bank) + B_OPEN] == row
+    hit = banks[at + B_OPEN] == row
     lat, no_repeat = dl, 0
     if hit:
         pass
@@ -389,9 +388,9 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
         lat = paper_conflict(n, tp)
     if not hit and tp[TP_REORDER_ON_ACT] != 0:
         stamp += 1
-        banks[bank_at(bank) + B_RECENCY] = stamp
-    banks[bank_at(bank) + B_OPEN] = row
-    banks[bank_at(bank) + B_LAST_IDX] = count + m - 1
+        banks[at + B_RECENCY] = stamp
+    banks[at + B_OPEN] = row
+    banks[at + B_LAST_IDX] = count + m - 1
     return lat + (m - 1) * dl, no_repeat, stamp
 
 
@@ -417,14 +416,14 @@ def repeat_read(bank, tp, banks, s):
     it. Paper model: DL. Strict model: the READ waits only tCCD_S/tCCD_L after the
     previous READ: the bank's ACT was at least tRCD before the pass's earlier READ of
     it, and no PRE/ACT is needed. Returns (cycles, new state)."""
-    count = s[S_COUNT]
-    banks[bank_at(bank) + B_LAST_IDX] = count
+    count, at = s[S_COUNT], bank_at(bank)
+    banks[at + B_LAST_IDX] = count
     if tp[TP_MODEL] == 0:
         return tp[TP_DL], advanced(s, 1)
     group = bank_group(bank, tp)
     lat = tp[TP_CCD_L] if group == s[S_PREV_RD_GROUP] else tp[TP_CCD_S]
     rd = s[S_PREV_RD] + lat  # the data end moves by as much as the READ
-    banks[bank_at(bank) + B_LAST_RD] = rd
+    banks[at + B_LAST_RD] = rd
     return lat, (count + 1, s[1], rd, group, s[4], s[5], s[6], s[7])
 
 
@@ -453,8 +452,9 @@ def strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
         if last_rd < s[S_NEXT_REF]:
             # the row is open and its ACT long done, so each further READ waits only
             # tCCD_L after the previous one (same bank group)
-            banks[bank_at(bank) + B_LAST_RD] = last_rd
-            banks[bank_at(bank) + B_LAST_IDX] = s[S_COUNT] + left - 1
+            at = bank_at(bank)
+            banks[at + B_LAST_RD] = last_rd
+            banks[at + B_LAST_IDX] = s[S_COUNT] + left - 1
             step = left * tp[TP_CCD_L]
             s = (s[0] + left, s[1], last_rd, s[3], s[4], s[5], s[6], s[7])
             return lat + step, s, tally
