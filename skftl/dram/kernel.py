@@ -50,6 +50,7 @@ from skftl.dram.layout import (
     LP_K,
     LP_NB,
     LP_WPB,
+    Layout,
     bt_address,
     chunk_bank,
     chunk_order,
@@ -334,28 +335,40 @@ def _probe_bank(jj, base, order, dynamic, bank_order, lp):
     return j, chunk_bank(base, j, lp)
 
 
-# (assoc, chunks per set, ways per chunk, interleaved) of the paper's table: 8 ways in
-# one bank, 4 banks x 2 consecutive ways (spread), 4 banks x 2 ways dealt out one per
-# bank (interleaved); see kernel_for
-PAPER_SHAPES = ((8, 1, 8, 0), (8, 4, 2, 0), (8, 4, 2, 1))
+# (assoc, chunks per set, ways per chunk, interleaved, banks, Fig. 7 order) of the
+# paper's table under each placement (layout.PLACEMENTS, in that order): 8 ways in one
+# bank of one or of 4 banks, 4 banks x 2 consecutive ways (spread) or 4 banks x 2 ways
+# dealt out one per bank (interleaved), each read in fixed or in Fig. 7's order; see
+# kernel_for
+PAPER_SHAPES = (
+    (8, 1, 8, 0, 1, 0),
+    (8, 1, 8, 0, 4, 0),
+    (8, 4, 2, 1, 4, 1),
+    (8, 4, 2, 1, 4, 0),
+    (8, 4, 2, 0, 4, 0),
+    (8, 4, 2, 0, 4, 1),
+)
 
 
-def kernel_for(
-    tp: np.ndarray, assoc: int, k: int, wpb: int, interleaved: bool = False
-) -> Callable[..., None]:
-    """The compiled kernel for a table with timing vector ``tp`` (DramTiming.params):
-    for the paper's shapes (PAPER_SHAPES), one with the shape and the timing model as
-    constants and, for the strict model with the datasheet's timing (the defaults),
-    every timing parameter too (~25 % more lookups/s: the scheduler's chains of
-    ``max`` no longer wait for parameters spilled to the stack); else the generic
-    kernel. Each variant costs 5-10 s of compilation on a cold cache (cached on
-    disk), hence not one per shape or timing."""
-    shape = (assoc, k, wpb, int(interleaved))
+def kernel_for(tp: np.ndarray, assoc: int, layout: Layout) -> Callable[..., None]:
+    """The compiled kernel for a table of ``assoc`` ways with timing vector ``tp``
+    (DramTiming.params) and ``layout``: for the paper's placements (PAPER_SHAPES), one
+    with the shape, the layout's bank count and the timing model as constants and, for
+    the strict model with the datasheet's timing (the defaults), every timing parameter
+    and the read order (fixed or Fig. 7's) too (~25 % more lookups/s for the timing:
+    the scheduler's chains of ``max`` no longer wait for parameters spilled to the
+    stack; 3-19 % for the order); else the generic kernel. The paper rule's variants
+    keep the read order at run time: its closed-form probe of the fixed interleaved
+    order ran 12 % slower with the order constant (alternating A/B runs). Each variant
+    costs 5-10 s of compilation on a cold cache (cached on disk), hence not one per
+    timing."""
+    shape = (assoc, layout.banks_per_set, layout.ways_per_bank, int(layout.interleaved),
+             layout.n_banks, int(layout.dynamic))  # fmt: skip
     if shape not in PAPER_SHAPES:
         return ops_kernel(None)
     model = int(tp[TP_MODEL])
     if model == MODELS["paper"]:
-        return ops_kernel((model, None, *shape))
+        return ops_kernel((model, None, *shape[:-1], -1))
     if np.array_equal(tp, DramTiming(model="ddr4").params()):
         return ops_kernel((model, tuple(int(v) for v in tp), *shape))
     return ops_kernel(None)
@@ -363,20 +376,23 @@ def kernel_for(
 
 @functools.cache
 def ops_kernel(
-    spec: tuple[int, tuple[int, ...] | None, int, int, int, int] | None,
+    spec: tuple[int, tuple[int, ...] | None, int, int, int, int, int, int] | None,
 ) -> Callable[..., None]:
-    """The kernel with ``spec`` = (timing model, timing vector or None, assoc, chunks
-    per set k, ways per chunk, interleaved) as constants, or None for one that reads
-    them from the timing, config and layout vectors. As constants, the other model's
-    code drops out of the hot loop and the loops over a set's ways and chunks unroll:
-    fewer branches, fewer live values to spill.
+    """The kernel with ``spec`` = (timing model, timing vector or None, *shape) as
+    constants (shape: an entry of PAPER_SHAPES; its read order -1: at run time), or None
+    for one that reads them from the timing, config and layout vectors. As constants,
+    the other model's code drops out of the hot loop, the loops over a set's ways and
+    chunks unroll and the chunk-to-bank map is a few instructions without branches on
+    the placement: fewer live values to spill (lookups/s +8-19 % with the bank count
+    constant, alternating A/B runs on the full table).
 
     The closure captures plain numbers and tuples only: numba keys a cached closure on
     the pickle of its captured values, and a captured dispatcher pickles differently in
     every process, so a kernel that captured one was compiled anew on every run."""
-    const_model, const_tp, const_assoc, const_k, const_wpb, const_inter = spec or (
-        -1, None, 0, 0, 0, 0,
-    )  # fmt: skip
+    const_model, const_tp, const_assoc, const_k, const_wpb, const_inter, const_nb, const_dyn = (
+        spec or (-1, None, 0, 0, 0, 0, 0, 0)
+    )
+    const_nb_shift = const_nb.bit_length() - 1 if const_nb & (const_nb - 1) == 0 else -1
     const_timing = const_tp is not None
     const_tp = const_tp or (0,) * TP_LEN
     paper_only = const_model == MODELS["paper"]
@@ -397,7 +413,10 @@ def ops_kernel(
         out_lat, out_nacc, out_status, order,  # outputs; scratch of >= k entries
     ):  # fmt: skip
         lp = layout_tuple(lp_arr)
-        if const_assoc:
+        if const_assoc:  # Layout.params with the shape's fields as constants
+            dyn = const_dyn if const_dyn >= 0 else lp[LP_DYNAMIC]
+            lp = (const_nb, const_k, const_wpb, lp[3], dyn, lp[5], lp[6], const_nb_shift, lp[8],
+                  lp[9], const_inter)  # fmt: skip
             tp = const_tp if const_timing else params_tuple(tp_arr, const_model)
             assoc, k, wpb, inter = const_assoc, const_k, const_wpb, const_inter != 0
         else:

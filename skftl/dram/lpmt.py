@@ -164,10 +164,7 @@ class Lpmt:
         self._tp = self.timing.params()
         self._lp = self.layout.params()
         self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch
-        lay = self.layout
-        self._kernel = K.kernel_for(
-            self._tp, A, lay.banks_per_set, lay.ways_per_bank, lay.interleaved
-        )
+        self._kernel = K.kernel_for(self._tp, A, self.layout)
 
     # ------------------------------------------------------------------ operations
     def homes(self, keys: np.ndarray) -> np.ndarray:
