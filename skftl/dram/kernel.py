@@ -358,7 +358,7 @@ def kernel_for(tp: np.ndarray, assoc: int, layout: Layout) -> Callable[..., None
     the strict model with the datasheet's timing (the defaults), every timing parameter
     and the read order (fixed or Fig. 7's) too (~25 % more lookups/s for the timing:
     the scheduler's chains of ``max`` no longer wait for parameters spilled to the
-    stack; 3-19 % for the order); else the generic kernel. The paper rule's variants
+    stack; 0-11 % for the order); else the generic kernel. The paper rule's variants
     keep the read order at run time: its closed-form probe of the fixed interleaved
     order ran 12 % slower with the order constant (alternating A/B runs). Each variant
     costs 5-10 s of compilation on a cold cache (cached on disk), hence not one per
@@ -384,8 +384,8 @@ def ops_kernel(
     for one that reads them from the timing, config and layout vectors. As constants,
     the other model's code drops out of the hot loop, the loops over a set's ways and
     chunks unroll and the chunk-to-bank map is a few instructions without branches on
-    the placement: fewer live values to spill (lookups/s +8-19 % with the bank count
-    constant, alternating A/B runs on the full table).
+    the placement: fewer live values to spill (lookups/s +8-19 % with the bank count and,
+    strict, the order constant; alternating A/B runs on the full table).
 
     The closure captures plain numbers and tuples only: numba keys a cached closure on
     the pickle of its captured values, and a captured dispatcher pickles differently in
@@ -480,10 +480,11 @@ def ops_kernel(
                     prefetch(set_next, h)
                     prefetch(set_count, h)
             if i + BT_PREFETCH_AHEAD < ops.shape[0]:
-                # A later operation's file, found in its home set (prefetched operations
-                # ago) without a branch per way: start loading its first block-table
-                # entry if it is a multi-page file. That entry is otherwise a dependent
-                # miss after the probe (strict DDR4 +2-12 % lookups/s, paper rule +-2 %).
+                # A later operation's file, found in its home set (prefetched PREFETCH_AHEAD
+                # - BT_PREFETCH_AHEAD operations ago) without a branch per way: start loading
+                # its first block-table entry if it is a multi-page file. That entry is
+                # otherwise a dependent miss after the probe (strict DDR4 +2-12 % lookups/s,
+                # paper rule +-2 %).
                 h = homes[i + BT_PREFETCH_AHEAD]
                 ahead_key, way = keys[i + BT_PREFETCH_AHEAD], -1
                 for w in range(assoc):
