@@ -55,7 +55,9 @@ from skftl.dram.layout import (
     chunk_bank,
     chunk_order,
     layout_tuple,
+    log2_or_minus1,
     set_address,
+    with_shape,
 )
 from skftl.dram.prefetch import prefetch, prefetch2
 from skftl.dram.timing import (
@@ -393,7 +395,7 @@ def ops_kernel(
     const_model, const_tp, const_assoc, const_k, const_wpb, const_inter, const_nb, const_dyn = (
         spec or (-1, None, 0, 0, 0, 0, 0, 0)
     )
-    const_nb_shift = const_nb.bit_length() - 1 if const_nb & (const_nb - 1) == 0 else -1
+    const_nb_shift = log2_or_minus1(const_nb)
     const_timing = const_tp is not None
     const_tp = const_tp or (0,) * TP_LEN
     paper_only = const_model == MODELS["paper"]
@@ -414,10 +416,9 @@ def ops_kernel(
         out_lat, out_nacc, out_status, order,  # outputs; scratch of >= k entries
     ):  # fmt: skip
         lp = layout_tuple(lp_arr)
-        if const_assoc:  # Layout.params with the shape's fields as constants
+        if const_assoc:
             dyn = const_dyn if const_dyn >= 0 else lp[LP_DYNAMIC]
-            lp = (const_nb, const_k, const_wpb, lp[3], dyn, lp[5], lp[6], const_nb_shift, lp[8],
-                  lp[9], const_inter)  # fmt: skip
+            lp = with_shape(lp, const_nb, const_nb_shift, const_k, const_wpb, dyn, const_inter)
             tp = const_tp if const_timing else params_tuple(tp_arr, const_model)
             assoc, k, wpb, inter = const_assoc, const_k, const_wpb, const_inter != 0
         else:

@@ -65,7 +65,7 @@ LP_INTERLEAVED = 10
 LP_LEN = 11
 
 
-def _log2_or_minus1(n: int) -> int:
+def log2_or_minus1(n: int) -> int:
     return n.bit_length() - 1 if n > 0 and n & (n - 1) == 0 else -1
 
 
@@ -114,9 +114,9 @@ class Layout:
         lp[LP_NB], lp[LP_K], lp[LP_WPB] = self.n_banks, self.banks_per_set, self.ways_per_bank
         lp[LP_EPR], lp[LP_DYNAMIC] = self.entries_per_row, int(self.dynamic)
         lp[LP_BT_ROW_BASE], lp[LP_PPB] = self.bt_row_base, self.pages_per_block
-        lp[LP_NB_SHIFT] = _log2_or_minus1(self.n_banks)
-        lp[LP_EPR_SHIFT] = _log2_or_minus1(self.entries_per_row)
-        lp[LP_PPB_SHIFT] = _log2_or_minus1(self.pages_per_block)
+        lp[LP_NB_SHIFT] = log2_or_minus1(self.n_banks)
+        lp[LP_EPR_SHIFT] = log2_or_minus1(self.entries_per_row)
+        lp[LP_PPB_SHIFT] = log2_or_minus1(self.pages_per_block)
         lp[LP_INTERLEAVED] = int(self.interleaved)
         return lp
 
@@ -125,6 +125,15 @@ class Layout:
 def layout_tuple(a):
     """The layout vector as a tuple (see timing.params_tuple)."""
     return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10])
+
+
+@numba.njit(cache=True, inline="always")
+def with_shape(lp, n_banks, nb_shift, k, wpb, dynamic, interleaved):
+    """``lp`` (a layout tuple) with the set's shape replaced (``nb_shift``: log2_or_minus1
+    of ``n_banks``): a kernel compiled for one placement passes constants, which then
+    fold into every layout function below."""
+    return (n_banks, k, wpb, lp[LP_EPR], dynamic, lp[LP_BT_ROW_BASE], lp[LP_PPB], nb_shift,
+            lp[LP_EPR_SHIFT], lp[LP_PPB_SHIFT], interleaved)  # fmt: skip
 
 
 @numba.njit(cache=True, inline="always")

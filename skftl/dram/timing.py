@@ -221,6 +221,13 @@ def advanced(s, reads):
 
 
 @numba.njit(cache=True, inline="always")
+def read_to(s, reads, rd, group):
+    """The state ``reads`` stream positions on, the last of those READs at ``rd`` in bank
+    group ``group`` (row hits: no ACT, no refresh)."""
+    return (s[0] + reads, s[1], rd, group, s[4], s[5], s[6], s[7])
+
+
+@numba.njit(cache=True, inline="always")
 def bank_at(bank):
     """Offset of ``bank``'s fields in the flat bank state. The mask (banks are < 2**31)
     tells LLVM the index is not negative, so numba's negative-index fix-up (three
@@ -400,9 +407,9 @@ def repeat_pass_ok(tp, s, next_ref0, reads):
     bank (the later passes of an interleaved probe), are all row hits that
     :func:`repeat_read` may time: always under the paper model (rows stay open until
     another row of the bank is read); under the strict model if no refresh closed the
-    rows since the pass began and none can fall before the last of
-    them (each READ comes at most tCCD_L after the one before). ``next_ref0``: the
-    state's S_NEXT_REF when the pass began (it moves with every refresh)."""
+    rows since the pass began and none can fall before the last of them (each READ
+    comes at most tCCD_L after the one before). ``next_ref0``: the state's S_NEXT_REF
+    when the pass began (it moves with every refresh)."""
     if tp[TP_MODEL] == 0:
         return True
     return s[S_NEXT_REF] == next_ref0 and s[S_PREV_RD] + reads * tp[TP_CCD_L] < s[S_NEXT_REF]
@@ -424,7 +431,7 @@ def repeat_read(bank, tp, banks, s):
     lat = tp[TP_CCD_L] if group == s[S_PREV_RD_GROUP] else tp[TP_CCD_S]
     rd = s[S_PREV_RD] + lat  # the data end moves by as much as the READ
     banks[at + B_LAST_RD] = rd
-    return lat, (count + 1, s[1], rd, group, s[4], s[5], s[6], s[7])
+    return lat, read_to(s, 1, rd, group)
 
 
 @numba.njit(cache=True, inline="always")
@@ -456,7 +463,7 @@ def strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
             banks[at + B_LAST_RD] = last_rd
             banks[at + B_LAST_IDX] = s[S_COUNT] + left - 1
             step = left * tp[TP_CCD_L]
-            s = (s[0] + left, s[1], last_rd, s[3], s[4], s[5], s[6], s[7])
+            s = read_to(s, left, last_rd, s[S_PREV_RD_GROUP])
             return lat + step, s, tally
 
 
