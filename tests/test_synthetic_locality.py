@@ -211,7 +211,7 @@ def test_bad_locality_values_name_preset_and_field(kw, field):
 
 
 def test_kernels_equal_their_python_and_keep_their_invariants():
-    from skftl.traces.reuse_kernel import claim_sources, resolve_offsets
+    from skftl.traces.reuse_kernel import claim_sources_into, resolve_offsets
 
     rng = np.random.default_rng(11)
     n = 400
@@ -225,8 +225,9 @@ def test_kernels_equal_their_python_and_keep_their_invariants():
         np.searchsorted(write_pos, target, side="right") - 1,
         np.searchsorted(read_pos, target, side="right") - 1,
     )
-    got = claim_sources(start, src_w, read_pos, write_pos, n, 32)
-    assert np.array_equal(got, claim_sources.py_func(start, src_w, read_pos, write_pos, n, 32))
+    got = claim_sources_into(start, src_w, read_pos, write_pos, np.zeros(n, dtype=bool), 32)
+    ref = claim_sources_into.py_func(start, src_w, read_pos, write_pos, np.zeros(n, dtype=bool), 32)
+    assert np.array_equal(got, ref)
     claimed = got[got >= 0]
     assert len(np.unique(claimed)) == len(claimed)  # each request copied at most once
     assert np.all(claimed <= target[got >= 0])  # at or before the drawn distance

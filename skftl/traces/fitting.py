@@ -287,7 +287,7 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         name=name,
         read_sizes=read,
         write_sizes=write,
-        read_fraction=_num(p["read_fraction"], 0.0),
+        read_fraction=rf,
         seq_read_fraction=min(_num(p["seq_read_fraction"], 0.0) * seq_scale[0], 1.0),
         seq_write_fraction=min(_num(p["seq_write_fraction"], 0.0) * seq_scale[1], 1.0),
         repeat_fraction=min(repeat, 0.99),
@@ -375,8 +375,6 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
         ]
         if w.sum() > 0:
             changes["new_address_weights"] = tuple((w / w.mean()).tolist())
-    # page rewrites follow how often a rewrite takes its source's size; the fresh sizes are
-    # re-tilted so each type's mean size holds
     for kind in ("read", "write"):  # each slice's mean size, measured over all its requests
         field, key = f"phase_{kind}_size_factors", f"phase_{kind}_size_ratios"
         if getattr(spec, field):
@@ -387,18 +385,13 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
     if spec.overlap_read_fraction > 0:  # on the page share the overlaps are there for
         step = _ratio(p["read_hit_written_share"], got["read_hit_written_share"])
         changes["overlap_read_fraction"] = float(np.clip(spec.overlap_read_fraction * step, 0, 1))
-    # (the page rewrite share moves little with it: a larger step, COPY_SIZE_GAIN)
+    # page rewrites follow how often a rewrite takes its source's size (the share moves
+    # little with it: a larger step, COPY_SIZE_GAIN); the fresh sizes are re-tilted so
+    # each type's mean size holds. The address space stays: _initial_spec lays new runs
+    # out side by side (fresh_new_addresses), so it only spaces them.
     step = _ratio(p["rewrite_share"], got["rewrite_share"]) ** COPY_SIZE_GAIN
     changes["copy_size_share"] = float(np.clip(spec.copy_size_share * step, 0, 1))
     changes.update(_size_changes(spec, p, got))
-    if spec.fresh_new_addresses:  # new runs do not collide: the space only spaces them
-        return dataclasses.replace(spec, **changes)
-    # the address space new addresses are drawn from: a larger one collides less, so the
-    # footprint grows (sub-linearly: hence the squared ratio)
-    floor = _space_floor(spec.read_sizes, spec.write_sizes, spec.alignment_bytes)
-    space = spec.footprint_bytes * _ratio(p["footprint_pages"], got["footprint_pages"]) ** 2
-    al = spec.alignment_bytes
-    changes["footprint_bytes"] = int(np.clip(space, floor, 2.0**50)) // al * al
     return dataclasses.replace(spec, **changes)
 
 

@@ -335,7 +335,7 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         "reuse_distance_levels": list(REUSE_LEVELS),
         "reuse_distance_quantiles": np.quantile(dist, REUSE_LEVELS).tolist() if len(dist) else [],
         **_pair_shares(requests, prev, seq),
-        **_overlap_reads(requests, ops, hit, (prev < 0) & ~seq & single),
+        **_overlap_reads(requests, ops, hit, (prev < 0) & single),
         "page_reads": int(np.count_nonzero(~ops.is_write)),  # the trials of the page shares
         "page_writes": int(np.count_nonzero(ops.is_write)),
         "rewrite_share": rewrite_share,

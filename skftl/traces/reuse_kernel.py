@@ -1,31 +1,12 @@
 """The sequential steps of the locality generator (:mod:`skftl.traces.synthetic`) as Numba
-kernels: claiming sources so that each request is copied at most once (in one call, or in
-several over one record of what is taken), resolving offsets in trace order, choosing a
-head's reuse type, and copying sizes along sources."""
+kernels: claiming sources so that each request is copied at most once (over one record
+of what is taken, so several calls never share a source), resolving offsets in trace
+order, choosing a head's reuse type, and copying sizes along sources."""
 
 from __future__ import annotations
 
 import numba
 import numpy as np
-
-
-@numba.njit(cache=True)
-def claim_sources(
-    start: np.ndarray,
-    src_is_write: np.ndarray,
-    read_pos: np.ndarray,
-    write_pos: np.ndarray,
-    n: int,
-    max_steps: int,
-) -> np.ndarray:
-    """For each copying head, in trace order: ``start[h]`` indexes the latest request of its
-    source type at or before the drawn distance (in ``read_pos`` / ``write_pos``, trace
-    positions; -1: none). Step back over requests another head already copies (at most
-    ``max_steps``) and claim the first free one. Returns the claimed trace position per
-    head, -1 where none was free (that head takes a new address)."""
-    return claim_sources_into(
-        start, src_is_write, read_pos, write_pos, np.zeros(n, dtype=np.bool_), max_steps
-    )
 
 
 @numba.njit(cache=True)
@@ -37,8 +18,13 @@ def claim_sources_into(
     taken: np.ndarray,
     max_steps: int,
 ) -> np.ndarray:
-    """:func:`claim_sources` with the claimed trace positions kept in ``taken`` (updated in
-    place), so that heads claimed in several calls never share a source."""
+    """For each copying head, in trace order: ``start[h]`` indexes the latest request of its
+    source type at or before the drawn distance (in ``read_pos`` / ``write_pos``, trace
+    positions; -1: none). Step back over requests another head already copies (at most
+    ``max_steps``) and claim the first free one. Returns the claimed trace position per
+    head, -1 where none was free (that head takes a new address). The claimed positions
+    are kept in ``taken`` (updated in place), so heads claimed in several calls never
+    share a source."""
     out = np.full(len(start), -1, dtype=np.int64)
     for h in range(len(start)):
         positions = write_pos if src_is_write[h] else read_pos

@@ -345,6 +345,19 @@ class SyntheticSpec:
         ) > 0
 
     @property
+    def located(self) -> bool:
+        """Requests are laid out by the locality generator (reuse, repeats, fresh new
+        addresses or phases), not by the plain independent draws."""
+        return bool(
+            self.has_reuse
+            or self.repeat_fraction > 0
+            or self.fresh_new_addresses
+            or self.phase_read_fractions
+            or self.phase_read_size_factors
+            or self.phase_write_size_factors
+        )
+
+    @property
     def mean_size_bytes(self) -> float:
         r = self.read_fraction
         return r * self.read_sizes.mean_bytes + (1 - r) * self.write_sizes.mean_bytes
@@ -594,7 +607,7 @@ def _sources(
     pos: np.ndarray,
     choice: np.ndarray,
     is_write: np.ndarray,
-    seq: np.ndarray,
+    single: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(heads that copy, as indices into ``pos``; the trace position each copies). The
     source is the latest request of the chosen type at or before the drawn distance that
@@ -608,36 +621,33 @@ def _sources(
     target = pos[want] - _reuse_distances(spec, rng, len(want))
     src_w = choice[want] == 2
     x = spec.reuse_source_single_share
-    if x is None:
-        classes = [(np.ones(len(want), dtype=np.bool_), np.ones(len(is_write), dtype=np.bool_))]
-    else:  # only as many heads as needed are held to one class (the others take any
-        # request, so a sparse class does not push their sources far back); the classes
-        # are claimed apart (their candidates are disjoint from those of the held class)
-        single = single_runs(is_write, seq)
+    anyone = np.ones(len(is_write), dtype=np.bool_)
+    # (heads, the requests they may copy, nearest candidate): one class, or only as many
+    # heads as needed held to one class (the others take any request, so a sparse class
+    # does not push their sources far back), claimed apart (disjoint candidates)
+    classes = [(np.ones(len(want), dtype=np.bool_), anyone, False)]
+    if x is not None:
         d = float(single.mean())  # share of single runs among the candidates
-        held = single if x >= d else ~single
         if x >= d:  # (every candidate single: nothing to hold)
-            share = (x - d) / (1.0 - d) if d < 1.0 else 0.0
+            held, share = single, (x - d) / (1.0 - d) if d < 1.0 else 0.0
         else:
-            share = (d - x) / d
+            held, share = ~single, (d - x) / d
         to_held = rng.random(len(want)) < share
-        classes = [(to_held, held), (~to_held, np.ones(len(is_write), dtype=np.bool_))]
+        classes = [(to_held, held, True), (~to_held, anyone, False)]
     source = np.full(len(want), -1, dtype=np.int64)
     taken = np.zeros(len(is_write), dtype=np.bool_)
-    for held_class, (heads, allowed) in zip((True, False), classes, strict=False):
+    for heads, allowed, nearest in classes:
         read_pos = np.flatnonzero(~is_write & allowed)
         write_pos = np.flatnonzero(is_write & allowed)
-        k = np.empty(int(np.count_nonzero(heads)), dtype=np.int64)
         w_heads = src_w[heads]
         t_heads = target[heads]
+        k = np.empty(len(t_heads), dtype=np.int64)
         k[w_heads] = np.searchsorted(write_pos, t_heads[w_heads], side="right") - 1
         k[~w_heads] = np.searchsorted(read_pos, t_heads[~w_heads], side="right") - 1
-        if x is not None and held_class:  # the held class may be sparse: the candidate
-            # nearest the target, not the latest below it
+        if nearest:  # the held class may be sparse: the candidate nearest the target, not
+            # the latest below it
             k = _nearest(k, w_heads, read_pos, write_pos, t_heads, pos[want[heads]])
-        source[heads] = claim_sources_into(
-            k, src_w[heads], read_pos, write_pos, taken, _SOURCE_STEPS
-        )
+        source[heads] = claim_sources_into(k, w_heads, read_pos, write_pos, taken, _SOURCE_STEPS)
     ok = source >= 0
     return want[ok], source[ok]
 
@@ -687,21 +697,21 @@ def _located_offsets(
                 else _run_mask(rng, len(idx), fraction, spec.single_run_share)
             )
     pos = np.flatnonzero(~seq)  # run heads in trace order
+    single = single_runs(is_write, seq)
     copier, src = _sources(
         spec,
         rng,
         pos,
-        _reuse_choice(spec, rng, pos, is_write[pos], single_runs(is_write, seq)[pos], n),
+        _reuse_choice(spec, rng, pos, is_write[pos], single[pos], n),
         is_write,
-        seq,
+        single,
     )
     sizes = np.empty(n, dtype=np.int64)
     reusing = np.zeros(n, dtype=np.bool_)
     reusing[pos[copier]] = True
     overlap = np.zeros(n, dtype=np.bool_)
     if spec.overlap_read_fraction > 0:  # single-run read heads at a new address
-        heads = np.setdiff1d(pos, pos[copier], assume_unique=True)
-        heads = heads[~is_write[heads] & single_runs(is_write, seq)[heads]]
+        heads = pos[~reusing[pos] & ~is_write[pos] & single[pos]]
         overlap[heads[rng.random(len(heads)) < spec.overlap_read_fraction]] = True
     for w, dist, again, phases in (
         (False, spec.read_sizes, spec.reuse_read_sizes, spec.phase_read_size_factors),
@@ -891,12 +901,6 @@ def _located_requests(
     return tuple(np.repeat(a, copies) for a in (is_write, sizes, offsets))
 
 
-def _phased(spec: SyntheticSpec) -> bool:
-    return bool(
-        spec.phase_read_fractions or spec.phase_read_size_factors or spec.phase_write_size_factors
-    )
-
-
 def _draw_writes(spec: SyntheticSpec, rng: np.random.Generator, n: int, writes: int):
     """Which of n drawn requests are writes: exactly ``writes``, in phases if the spec has."""
     if spec.phase_read_fractions and n > 0:
@@ -953,7 +957,7 @@ def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int
     if n < 0:
         raise ConfigError(f"n_requests must be >= 0, got {n}")
     rng = _rng(spec, seed)
-    if spec.has_reuse or spec.repeat_fraction > 0 or spec.fresh_new_addresses or _phased(spec):
+    if spec.located:
         is_write, sizes, offsets = _located_requests(spec, rng, n)
     else:
         is_write = _exact_mask(rng, n, round((1.0 - spec.read_fraction) * n))
