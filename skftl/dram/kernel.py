@@ -446,10 +446,11 @@ def ops_kernel(
         # hit leaves its bank's stamp.
         keep_order = recency_col == B_LAST_IDX
         sorted_base = -1
-        # interleaved over every bank: a pass reads all banks, so the Fig. 7 order is one
-        # order of the banks whatever set is read; ``order`` then holds banks (sorted with
-        # base 0) and stays valid from one set to the next (no sort per lookup)
-        bank_order = inter and k == lp[LP_NB]
+        # a set over every bank (interleaved or spread): a probe reads all banks, so the
+        # Fig. 7 order is one order of the banks whatever set is read; ``order`` then
+        # holds banks (sorted with base 0) and stays valid from one set to the next (no
+        # sort per lookup)
+        bank_order = k == lp[LP_NB]
         # The paper rule's closed-form probe (see its use below): ``steady_row`` is the
         # row that the last full probe left open in every bank, the last reads of the
         # stream being that probe's (-1: not so, e.g. after block-table reads or an early
@@ -493,6 +494,11 @@ def ops_kernel(
                 if way >= 0 and (ent_flags[h, way] & F_SINGLE) == 0:
                     prefetch(bt_flags, ent_pa[h, way])
                     prefetch(bt_next, ent_pa[h, way])
+                elif way < 0 and set_next[h] >= 0:
+                    # not in its home set (an insert, or a file that overflowed): the
+                    # probe goes on to the first secondary set, else a dependent miss
+                    prefetch2(ent_key, set_next[h], 0)
+                    prefetch2(ent_pa, set_next[h], 0)
             key, op, arg = keys[i], ops[i], args[i]
             lat = 0
             count_op = dst[S_COUNT]

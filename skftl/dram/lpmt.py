@@ -21,6 +21,7 @@ from skftl.dram.hashes import hash_keys
 from skftl.dram.layout import Layout
 from skftl.dram.timing import DramState, DramTiming, recency_col
 from skftl.errors import ConfigError
+from skftl.hugepages import huge_full, huge_zeros
 
 ROW_HITS = ("per_bank", "per_probe")  # row-hit accountings (kernel module docstring)
 
@@ -106,9 +107,10 @@ def set_record_dtype(assoc: int) -> np.dtype:
 def _aligned_sets(n: int, assoc: int) -> np.ndarray:
     """``n`` empty set records starting on a 128-byte boundary (numpy aligns to 16): a
     two-line record is then one aligned 128-byte pair, the unit in which the L2
-    prefetcher fetches the neighbour of a missed line."""
+    prefetcher fetches the neighbour of a missed line. On huge pages where possible
+    (skftl.hugepages): lookups probe sets at random."""
     dt = set_record_dtype(assoc)
-    raw = np.zeros(n * dt.itemsize + 128, dtype=np.uint8)
+    raw = huge_zeros(n * dt.itemsize + 128, np.uint8)
     start = -raw.ctypes.data % 128
     sets = raw[start : start + n * dt.itemsize].view(dt)
     for name in ("key", "pa", "next", "prev"):
@@ -148,9 +150,9 @@ class Lpmt:
         self.set_prev = self.sets["prev"]
         self.set_count = self.sets["count"]
         self.free_sets = np.arange(P + S - 1, P - 1, -1, dtype=np.int64)  # pops P first
-        self.bt_next = np.full(NP, -1, dtype=np.int64)
-        self.bt_prev = np.full(NP, -1, dtype=np.int64)
-        self.bt_flags = np.zeros(NP, dtype=np.uint8)
+        self.bt_next = huge_full(NP, -1, np.int64)  # read at random: see _aligned_sets
+        self.bt_prev = huge_full(NP, -1, np.int64)
+        self.bt_flags = huge_zeros(NP, np.uint8)
         self.free_pages = np.arange(NP - 1, -1, -1, dtype=np.int64)  # pops page 0 first
         self.ts = np.array([S, NP], dtype=np.int64)
         self.dram = DramState(self.layout.n_banks, self.timing)
