@@ -104,6 +104,17 @@ def set_record_dtype(assoc: int) -> np.dtype:
     )
 
 
+def record_index(assoc: int) -> tuple[int, int, int, int]:
+    """Where a set's fields lie in flat views of the records (kernel.ops_kernel): the
+    record length in int64s, and the offsets of PA in int32s, of the flags in bytes and
+    of the next-set link in int64s (the keys are first). In a C-contiguous flat view an
+    element's address is the base plus a constant multiple of its index; in the strided
+    field views each index also multiplies by strides held at run time."""
+    dt = set_record_dtype(assoc)
+    return (dt.itemsize // 8, dt.fields["pa"][1] // 4, dt.fields["flags"][1],
+            dt.fields["next"][1] // 8)  # fmt: skip
+
+
 def _aligned_sets(n: int, assoc: int) -> np.ndarray:
     """``n`` empty set records starting on a 128-byte boundary (numpy aligns to 16): a
     two-line record is then one aligned 128-byte pair, the unit in which the L2
@@ -143,6 +154,7 @@ class Lpmt:
         padded = _aligned_sets(max(P + S, 2), A)
         self._set_views = tuple(padded[f] for f in ("key", "pa", "flags", "next", "prev", "count"))
         self.sets = padded[: P + S]
+        self._records = padded.view(np.uint8)  # the records as bytes, flat: see record_index
         self.ent_key = self.sets["key"]
         self.ent_pa = self.sets["pa"]
         self.ent_flags = self.sets["flags"]
@@ -201,7 +213,7 @@ class Lpmt:
             self.bt_next, self.bt_prev, self.bt_flags, self.free_pages, self.ts,
             *self.dram.arrays(),
             self.record, self.counters,
-            out.latency, out.reads, out.status, self._order,
+            out.latency, out.reads, out.status, self._order, self._records,
         )  # fmt: skip
         return out
 
