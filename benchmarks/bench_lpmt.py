@@ -486,6 +486,24 @@ average 0.7-1.3, nothing else running:
 left out.) Each configuration moves by up to ~20 % between runs of the same build, and
 no single run yet has all four at >= 10: not met, closer (each of the four has now
 reached it in some run).
+
+Session 30. Where the strict kernel's time goes: valgrind (callgrind) counts ~700
+instructions per lookup (strict spread_fixed, whole process: hash, checks, kernel), an
+IPC of ~2 at the measured speed, so the kernel is bound by what it executes; 34 % of its
+instructions address the stack (spills), with 43 % of the perf samples. Paired A/B
+(``ab_fine``), strict DDR4 lookups/s, interleaved / interleaved_fixed / spread_fixed /
+spread_dynamic: (23) set records and block tables on 2 MB-aligned huge pages
+(skftl.hugepages) +3 / 0 / +10 / +7 %; (24) the Fig. 7 order held as one bank order for
+spread sets over every bank (no sort per lookup) +4 % spread_dynamic; (25) the first
+secondary set prefetched four operations ahead when a file is not in its home set
+(inserts +-4 %); (26) the hot loop reads set records through flat views with constant
+offsets (lpmt.record_index), not the strided field views and their run-time strides:
++16 / +6 / +9 / +5 %. Issuing the home-set prefetches of 8 operations at once took the
+17.7 % of samples off the prefetch but gained nothing (0.91 / 0.99 / 0.96 / 1.02): the
+latency moved to the next dependent load. All exact (skftl run lpmt xarray-identical,
+21 CSVs byte-equal). This benchmark right after, the VM in a slow phase (strict single
+12.5-14.6 against 15.4 an hour before), strict DDR4 M ops/s: 8.77 / 8.68 / 8.35 / 8.88
+and 8.03 / 7.77 / 8.36 / 8.99 at load 0.6-0.7. Not met.
 """
 
 from __future__ import annotations
