@@ -497,7 +497,7 @@ spread_dynamic: (23) set records and block tables on 2 MB-aligned huge pages
 spread sets over every bank (no sort per lookup) +4 % spread_dynamic; (25) the first
 secondary set prefetched four operations ahead when a file is not in its home set
 (inserts +-4 %); (26) the hot loop reads set records through flat views with constant
-offsets (lpmt.record_index), not the strided field views and their run-time strides:
+offsets (kernel.record_index), not the strided field views and their run-time strides:
 +16 / +6 / +9 / +5 %. Issuing the home-set prefetches of 8 operations at once took the
 17.7 % of samples off the prefetch but gained nothing (0.91 / 0.99 / 0.96 / 1.02): the
 latency moved to the next dependent load. All exact (skftl run lpmt xarray-identical,

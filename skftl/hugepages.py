@@ -21,14 +21,19 @@ HUGE_PAGE = 1 << 21
 MIN_BYTES = 1 << 22  # below this a table fits the TLB anyway (numpy's own threshold)
 
 
-def huge_zeros(n: int, dtype: np.dtype | type | str) -> np.ndarray:
+def huge_zeros(n: int, dtype: np.dtype | type | str, align: int = 1) -> np.ndarray:
     """A zeroed 1-D array of ``n`` items of ``dtype`` starting on a 2 MB boundary,
-    advised to use transparent huge pages (a zeroed numpy array where not supported)."""
+    advised to use transparent huge pages; where not supported, a zeroed numpy array
+    starting on an ``align``-byte boundary (numpy aligns to 16)."""
     dtype = np.dtype(dtype)
     nbytes = n * dtype.itemsize
     advice = getattr(mmap, "MADV_HUGEPAGE", None)
     if nbytes < MIN_BYTES or advice is None:
-        return np.zeros(n, dtype=dtype)
+        if align <= 16:
+            return np.zeros(n, dtype=dtype)
+        raw = np.zeros(nbytes + align, dtype=np.uint8)
+        start = -raw.ctypes.data % align
+        return raw[start : start + nbytes].view(dtype)
     # private: a shared anonymous mapping is shmem, whose huge pages follow another switch
     buf = mmap.mmap(-1, nbytes + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     buf.madvise(advice)

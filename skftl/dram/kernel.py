@@ -2,8 +2,8 @@
 probe of a set way and every block-table entry read is a timed DRAM read.
 
 Data structure (set ids ``g < P`` are primary, ``P <= g < P+S`` secondary; the
-per-set arrays may be strided views of one record per set, see
-:func:`skftl.dram.lpmt.set_record_dtype`):
+per-set arrays are strided views of one record per set, see :func:`set_record_dtype`,
+which the lookup reads through flat views, see :func:`record_index`):
 
 * ``ent_key[g, w]``, ``ent_pa[g, w]`` (first page of the file), ``ent_flags[g, w]``
   (bit 0 valid, bit 1 single-page file) - Fig. 1's entries;
@@ -59,7 +59,7 @@ from skftl.dram.layout import (
     set_address,
     with_shape,
 )
-from skftl.dram.prefetch import prefetch, prefetch2
+from skftl.dram.prefetch import prefetch
 from skftl.dram.timing import (
     B_LAST_IDX,
     B_OPEN,
@@ -100,9 +100,10 @@ ST_MISS, ST_HIT, ST_INSERTED, ST_FAILED = 0, 1, 2, 3
 F_VALID, F_SINGLE = 1, 2
 BT_VALID, BT_FIRST, BT_LAST = 1, 2, 4
 
-# config vector
+# config vector; C_REC64..C_NEXT64: the record index (record_index)
 C_PRIMARY, C_ASSOC, C_INSERT_ON_MISS, C_EARLY_EXIT, C_PER_PROBE = range(5)
-C_LEN = 5
+C_REC64, C_PA32, C_FLAGS8, C_NEXT64 = range(5, 9)
+C_LEN = 9
 
 # table scalars
 TS_FREE_SETS, TS_FREE_PAGES = range(2)
@@ -142,6 +143,63 @@ COUNTER_NAMES = (
     "failed_no_secondary_set",
     "failed_no_free_page",
 )
+
+
+def set_record_dtype(assoc: int) -> np.dtype:
+    """One LPMT set as one record: the keys of its ways first, then PA (int32; pages
+    < 2**31), flags, next/previous set and count; padded to whole 64-byte lines. With
+    8 ways that is two cache lines, keys in one and everything else in the other, so
+    a lookup touches two lines where one array per field would touch four or five."""
+    names = ["key", "pa", "flags", "next", "prev", "count"]
+    formats = [("<i8", (assoc,)), ("<i4", (assoc,)), ("u1", (assoc,)), "<i8", "<i8", "<i8"]
+    offsets, pos = [], 0
+    for size in (8 * assoc, 4 * assoc, assoc, 8, 8, 8):
+        pos = -(-pos // min(size, 8)) * min(size, 8)  # natural alignment of the field
+        offsets.append(pos)
+        pos += size
+    return np.dtype(
+        {"names": names, "formats": formats, "offsets": offsets, "itemsize": -(-pos // 64) * 64}
+    )
+
+
+def record_index(assoc: int) -> tuple[int, int, int, int]:
+    """Where a set's fields lie in flat views of the records (ops_kernel): the
+    record length in int64s, and the offsets of PA in int32s, of the flags in bytes and
+    of the next-set link in int64s (the keys are first). In a C-contiguous flat view an
+    element's address is the base plus a constant multiple of its index; in the strided
+    field views each index also multiplies by strides held at run time."""
+    dt = set_record_dtype(assoc)
+    return (dt.itemsize // 8, dt.fields["pa"][1] // 4, dt.fields["flags"][1],
+            dt.fields["next"][1] // 8)  # fmt: skip
+
+
+@numba.njit(cache=True, inline="always")
+def _key_at(r64, ri, g, w):
+    """Key of way ``w`` of set ``g`` in the flat int64 view of the records (``ri``:
+    record_index)."""
+    return r64[g * ri[0] + w]
+
+
+@numba.njit(cache=True, inline="always")
+def _flags_at(records, ri, g, w):
+    return records[g * ri[0] * 8 + ri[2] + w]
+
+
+@numba.njit(cache=True, inline="always")
+def _pa_at(r32, ri, g, w):
+    return r32[g * ri[0] * 2 + ri[1] + w]
+
+
+@numba.njit(cache=True, inline="always")
+def _next_at(r64, ri, g):
+    return r64[g * ri[0] + ri[3]]
+
+
+@numba.njit(cache=True, inline="always")
+def _prefetch_set(r64, ri, g):
+    """Start loading every cache line of set ``g``'s record (two with 8 ways)."""
+    for line in range(0, ri[0], 8):
+        prefetch(r64, g * ri[0] + line)
 
 
 @numba.njit(cache=True, inline="always")
@@ -396,11 +454,7 @@ def ops_kernel(
         spec or (-1, None, 0, 0, 0, 0, 0, 0)
     )
     const_nb_shift = log2_or_minus1(const_nb)
-    # the hot loop's reads of set records through flat views (lpmt.record_index); the
-    # generic kernel, and the table's changes, use the field views
-    from skftl.dram.lpmt import record_index  # lpmt imports this module
-
-    rec64, pa32, flags8, next64 = record_index(const_assoc) if const_assoc else (0, 0, 0, 0)
+    const_ri = record_index(const_assoc) if const_assoc else (0, 0, 0, 0)
     const_timing = const_tp is not None
     const_tp = const_tp or (0,) * TP_LEN
     paper_only = const_model == MODELS["paper"]
@@ -421,18 +475,21 @@ def ops_kernel(
         out_lat, out_nacc, out_status, order,  # outputs; scratch of >= k entries
         records,  # the set records as flat bytes
     ):  # fmt: skip
-        # Flat views of the records: the specialised kernels read keys, flags, PA and links
-        # through them (constant offsets, see lpmt.record_index) rather than the strided
+        # Flat views of the records: the lookup reads keys, flags, PA and links through
+        # them (record_index; constants in a specialised kernel) rather than the strided
         # field views, whose run-time strides are so many more live values to spill in the
-        # hot loop (strict DDR4 lookups/s +6-12 %, paired A/B)
+        # hot loop (strict DDR4 lookups/s +6-16 %, paired A/B); the table's changes use
+        # the field views
         r64, r32 = records.view(np.int64), records.view(np.int32)
         lp = layout_tuple(lp_arr)
         if const_assoc:
+            ri = const_ri
             dyn = const_dyn if const_dyn >= 0 else lp[LP_DYNAMIC]
             lp = with_shape(lp, const_nb, const_nb_shift, const_k, const_wpb, dyn, const_inter)
             tp = const_tp if const_timing else params_tuple(tp_arr, const_model)
             assoc, k, wpb, inter = const_assoc, const_k, const_wpb, const_inter != 0
         else:
+            ri = (cfg[C_REC64], cfg[C_PA32], cfg[C_FLAGS8], cfg[C_NEXT64])
             tp = params_tuple(tp_arr, tp_arr[TP_MODEL])
             assoc, k, wpb = cfg[C_ASSOC], lp[LP_K], lp[LP_WPB]
             inter = lp[LP_INTERLEAVED] != 0
@@ -483,18 +540,8 @@ def ops_kernel(
                 # Start loading the home set of a later operation now: its DRAM misses then
                 # overlap the work on the operations before it, where inside its own probe
                 # each would stall (a set record is two cache lines with 8 ways, see
-                # lpmt.set_record_dtype; the other prefetches hit the same lines then).
-                h = homes[i + PREFETCH_AHEAD]
-                if const_assoc:  # the paper's 8 ways: a record's two lines are all
-                    prefetch(r64, h * rec64)
-                    prefetch(r64, h * rec64 + 8)
-                else:
-                    prefetch2(ent_key, h, 0)
-                    prefetch2(ent_pa, h, 0)
-                    prefetch2(ent_key, h, assoc - 1)
-                    prefetch2(ent_flags, h, 0)
-                    prefetch(set_next, h)
-                    prefetch(set_count, h)
+                # set_record_dtype).
+                _prefetch_set(r64, ri, homes[i + PREFETCH_AHEAD])
             if i + BT_PREFETCH_AHEAD < ops.shape[0]:
                 # A later operation's file, found in its home set (prefetched PREFETCH_AHEAD
                 # - BT_PREFETCH_AHEAD operations ago) without a branch per way: start loading
@@ -504,24 +551,16 @@ def ops_kernel(
                 h = homes[i + BT_PREFETCH_AHEAD]
                 ahead_key, way = keys[i + BT_PREFETCH_AHEAD], -1
                 for w in range(assoc):
-                    ahead = r64[h * rec64 + w] if const_assoc else ent_key[h, w]
-                    way = w if ahead == ahead_key else way
-                if const_assoc:
-                    flags = records[h * rec64 * 8 + flags8 + way] if way >= 0 else 0
-                    pa = r32[h * rec64 * 2 + pa32 + way] if way >= 0 else 0
-                    nxt = r64[h * rec64 + next64]
-                else:
-                    flags = ent_flags[h, way] if way >= 0 else 0
-                    pa = ent_pa[h, way] if way >= 0 else 0
-                    nxt = set_next[h]
-                if way >= 0 and (flags & F_SINGLE) == 0:
-                    prefetch(bt_flags, pa)
-                    prefetch(bt_next, pa)
-                elif way < 0 and nxt >= 0:
+                    way = w if _key_at(r64, ri, h, w) == ahead_key else way
+                if way >= 0:
+                    if _flags_at(records, ri, h, way) & F_SINGLE == 0:
+                        pa = _pa_at(r32, ri, h, way)
+                        prefetch(bt_flags, pa)
+                        prefetch(bt_next, pa)
+                elif _next_at(r64, ri, h) >= 0:
                     # not in its home set (an insert, or a file that overflowed): the
                     # probe goes on to the first secondary set, else a dependent miss
-                    prefetch2(ent_key, nxt, 0)
-                    prefetch2(ent_pa, nxt, 0)
+                    _prefetch_set(r64, ri, _next_at(r64, ri, h))
             key, op, arg = keys[i], ops[i], args[i]
             lat = 0
             count_op = dst[S_COUNT]
@@ -536,11 +575,7 @@ def ops_kernel(
                 # so the chunks' read order cannot change which way matches
                 hw = -1
                 for w in range(assoc):
-                    if const_assoc:
-                        wkey, wflags = r64[g * rec64 + w], records[g * rec64 * 8 + flags8 + w]
-                    else:
-                        wkey, wflags = ent_key[g, w], ent_flags[g, w]
-                    if wkey == key and (wflags & F_VALID) != 0:
+                    if _key_at(r64, ri, g, w) == key and _flags_at(records, ri, g, w) & F_VALID:
                         hw = w
                         break
                 key_base = 0 if bank_order else base
@@ -669,17 +704,17 @@ def ops_kernel(
                     break
                 if eg < 0:
                     for w in range(assoc):
-                        if ent_flags[g, w] & F_VALID == 0:
+                        if _flags_at(records, ri, g, w) & F_VALID == 0:
                             eg, ew = g, w
                             break
                 last = g
-                g = r64[g * rec64 + next64] if const_assoc else set_next[g]
+                g = _next_at(r64, ri, g)
             npages = 0
             if fg >= 0:
                 hits += 1
-                if ent_flags[fg, fw] & F_SINGLE == 0:
+                if _flags_at(records, ri, fg, fw) & F_SINGLE == 0:
                     dlat, npages, dst, tally = _read_block_table(
-                        ent_pa[fg, fw], reads0 - count0, lp, tp,
+                        _pa_at(r32, ri, fg, fw), reads0 - count0, lp, tp,
                         bt_next, bt_flags, banks, acts, cases, dst, tally, rec,
                     )  # fmt: skip
                     lat += dlat

@@ -87,43 +87,13 @@ class LpmtConfig:
             raise ConfigError(f"lpmt needs n_blocks * pages_per_block < 2**31, got {self.n_pages}")
 
 
-def set_record_dtype(assoc: int) -> np.dtype:
-    """One LPMT set as one record: the keys of its ways first, then PA (int32; pages
-    < 2**31), flags, next/previous set and count; padded to whole 64-byte lines. With
-    8 ways that is two cache lines, keys in one and everything else in the other, so
-    a lookup touches two lines where one array per field would touch four or five."""
-    names = ["key", "pa", "flags", "next", "prev", "count"]
-    formats = [("<i8", (assoc,)), ("<i4", (assoc,)), ("u1", (assoc,)), "<i8", "<i8", "<i8"]
-    offsets, pos = [], 0
-    for size in (8 * assoc, 4 * assoc, assoc, 8, 8, 8):
-        pos = -(-pos // min(size, 8)) * min(size, 8)  # natural alignment of the field
-        offsets.append(pos)
-        pos += size
-    return np.dtype(
-        {"names": names, "formats": formats, "offsets": offsets, "itemsize": -(-pos // 64) * 64}
-    )
-
-
-def record_index(assoc: int) -> tuple[int, int, int, int]:
-    """Where a set's fields lie in flat views of the records (kernel.ops_kernel): the
-    record length in int64s, and the offsets of PA in int32s, of the flags in bytes and
-    of the next-set link in int64s (the keys are first). In a C-contiguous flat view an
-    element's address is the base plus a constant multiple of its index; in the strided
-    field views each index also multiplies by strides held at run time."""
-    dt = set_record_dtype(assoc)
-    return (dt.itemsize // 8, dt.fields["pa"][1] // 4, dt.fields["flags"][1],
-            dt.fields["next"][1] // 8)  # fmt: skip
-
-
 def _aligned_sets(n: int, assoc: int) -> np.ndarray:
     """``n`` empty set records starting on a 128-byte boundary (numpy aligns to 16): a
     two-line record is then one aligned 128-byte pair, the unit in which the L2
     prefetcher fetches the neighbour of a missed line. On huge pages where possible
     (skftl.hugepages): lookups probe sets at random."""
-    dt = set_record_dtype(assoc)
-    raw = huge_zeros(n * dt.itemsize + 128, np.uint8)
-    start = -raw.ctypes.data % 128
-    sets = raw[start : start + n * dt.itemsize].view(dt)
+    dt = K.set_record_dtype(assoc)
+    sets = huge_zeros(n * dt.itemsize, np.uint8, align=128).view(dt)
     for name in ("key", "pa", "next", "prev"):
         sets[name] = -1
     return sets
@@ -147,14 +117,14 @@ class Lpmt:
         self.timing.validate()
         self.layout = config.layout()
         P, S, A, NP = config.n_sets, config.secondary, config.assoc, config.n_pages
-        # the per-field arrays below are views of one record per set (set_record_dtype)
+        # the per-field arrays below are views of one record per set (K.set_record_dtype)
         # The kernel gets strided views of at least two records: numpy calls the views
         # of a single record contiguous, which would compile every kernel variant a
         # second time for that layout (a padding record is never addressed).
         padded = _aligned_sets(max(P + S, 2), A)
         self._set_views = tuple(padded[f] for f in ("key", "pa", "flags", "next", "prev", "count"))
         self.sets = padded[: P + S]
-        self._records = padded.view(np.uint8)  # the records as bytes, flat: see record_index
+        self._records = padded.view(np.uint8)  # the records as bytes, flat: see K.record_index
         self.ent_key = self.sets["key"]
         self.ent_pa = self.sets["pa"]
         self.ent_flags = self.sets["flags"]
@@ -172,7 +142,7 @@ class Lpmt:
         self.record = np.zeros((2, record), dtype=np.int64)
         self.cfg = np.array(
             [P, A, int(config.insert_on_read), int(config.early_exit),
-             int(config.row_hits == "per_probe")],
+             int(config.row_hits == "per_probe"), *K.record_index(A)],
             dtype=np.int64,
         )  # fmt: skip
         self._tp = self.timing.params()

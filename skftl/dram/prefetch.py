@@ -1,6 +1,6 @@
-"""Software prefetch for numba kernels: ``prefetch(a, i)`` / ``prefetch2(a, i, j)``
-ask the CPU to start loading the cache line of ``a[i]`` / ``a[i, j]`` and return at
-once (LLVM's ``llvm.prefetch``: read, keep in all cache levels). Unlike a load whose
+"""Software prefetch for numba kernels: ``prefetch(a, i)`` asks the CPU to start
+loading the cache line of ``a[i]`` and returns at once (LLVM's ``llvm.prefetch``:
+read, keep in all cache levels). Unlike a load whose
 value is used, a prefetch does not hold back the instructions after it while the
 line comes from DRAM, so the work on earlier operations overlaps the misses of later
 ones. Indices are not checked or wrapped: pass valid non-negative indices (a bad one
@@ -31,16 +31,6 @@ def _emit(context, builder, aryty, ary_val, idx_vals, idx_types):
 @intrinsic
 def prefetch(typingctx, arr, i):
     sig = types.void(arr, i)
-
-    def codegen(context, builder, sig, args):
-        return _emit(context, builder, sig.args[0], args[0], args[1:], sig.args[1:])
-
-    return sig, codegen
-
-
-@intrinsic
-def prefetch2(typingctx, arr, i, j):
-    sig = types.void(arr, i, j)
 
     def codegen(context, builder, sig, args):
         return _emit(context, builder, sig.args[0], args[0], args[1:], sig.args[1:])
