@@ -516,6 +516,7 @@ import time
 import numpy as np
 
 from skftl.dram import OP_READ, OP_WRITE, PLACEMENTS, DramTiming, Lpmt, LpmtConfig
+from skftl.dram.kernel import CT_SETS_PROBED
 
 
 def main() -> None:
@@ -561,13 +562,15 @@ def main() -> None:
                     wall[k] = min(wall[k], time.perf_counter() - w0)
             dt, dw = sum(cpu), sum(wall)
             ns = out.latency.mean() * table.timing.tck_ns
+            memo = table.memo_probes / table.counters[CT_SETS_PROBED]
+            memo_note = f"; {memo:.0%} of probes from the memo" if memo else ""
             slowest = min(slowest, (n / dt / 1e6, f"{model} {row_hits} {placement}"))
             print(
                 f"  {model:5s} {row_hits:9s} {placement:17s}: {n / dt / 1e6:6.2f} M ops/s CPU "
                 f"({n / dw / 1e6:5.2f} wall; inserts {args.inserts / cpu[0] / 1e6:5.2f}, "
                 f"lookups {args.lookups / cpu[1] / 1e6:5.2f} M/s CPU; "
                 f"{table.counters[0] / dt / 1e6:5.1f} M DRAM reads/s), "
-                f"lookup latency {ns:6.2f} ns"
+                f"lookup latency {ns:6.2f} ns{memo_note}"
             )
     print(f"slowest: {slowest[0]:.2f} M ops/s CPU ({slowest[1]}; target 10)")
     print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))

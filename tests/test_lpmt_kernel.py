@@ -107,6 +107,28 @@ def test_paper_closed_form_probes(placement, row_hits):
         assert t._kernel is not K.ops_kernel(None)
 
 
+@pytest.mark.parametrize(
+    "placement", ["interleaved", "interleaved_fixed", "spread_fixed", "spread_dynamic"]
+)
+def test_strict_steady_probes_from_the_memo(placement):
+    """The strict kernels time most full probes over every bank from the memo of earlier
+    probes (skftl.dram.steady), across refreshes, block-table reads, deletes and the
+    Fig. 7 order: the same results as the reference, which schedules every command."""
+    rng = np.random.default_rng(7)
+    n = 900  # ~8,000 reads, several refreshes; the recorded stream holds them all
+    ops = rng.choice(4, n, p=[0.6, 0.3, 0.05, 0.05])
+    pages = np.where(rng.random(n) < 0.1, rng.integers(2, 4, n), 1)
+    args = np.where(ops == K.OP_DELETE_PAGE, rng.integers(0, 2, n), pages)
+    cfg = LpmtConfig(n_sets=32, n_secondary=16, n_blocks=32, pages_per_block=16,
+                     placement=placement, row_bytes=128, hash="folding")  # fmt: skip
+    keys = rng.integers(0, 400, n)
+    check_against_reference(cfg, DramTiming(model="ddr4"), ops, keys, args)
+    quiet = Lpmt(cfg, DramTiming(model="ddr4"))  # the memo serves unrecorded runs
+    quiet.run(ops, keys, args)
+    assert quiet.dram.sc[SC_REFRESHES] >= 3
+    assert quiet.memo_probes > quiet.counters[K.CT_SETS_PROBED] // 2
+
+
 def check_against_reference(cfg, timing, ops, keys, args):
     t = Lpmt(cfg, timing, record=10_000)
     homes = t.homes(keys)

@@ -60,12 +60,29 @@ from skftl.dram.layout import (
     with_shape,
 )
 from skftl.dram.prefetch import prefetch
+from skftl.dram.steady import (
+    CLS_FLUSH,
+    FIRST_SHIFT,
+    M_CLS,
+    M_HITS,
+    M_LAT,
+    M_NEXT,
+    N_BANKS,
+    class_snapshot,
+    classes_since,
+    flush_classes,
+    materialize,
+    memo_find,
+    memo_put,
+    probe_state,
+)
 from skftl.dram.timing import (
     B_LAST_IDX,
     B_OPEN,
     MODELS,
     S_COUNT,
     S_NEXT_REF,
+    S_PREV_RD,
     TP_DL,
     TP_LEN,
     TP_MODEL,
@@ -88,9 +105,9 @@ from skftl.dram.timing import (
 )
 from skftl.numba_cache import drop_stale_cache
 
-# the kernel inlines layout, prefetch and timing
+# the kernel inlines layout, prefetch, steady and timing
 _HERE = Path(__file__).parent
-drop_stale_cache(__file__, _HERE / "layout.py", _HERE / "prefetch.py", _HERE / "timing.py")
+drop_stale_cache(__file__, *(_HERE / f"{m}.py" for m in ("layout", "prefetch", "steady", "timing")))
 
 OP_READ, OP_WRITE, OP_DELETE, OP_DELETE_PAGE = 0, 1, 2, 3
 OP_NAMES = {"read": OP_READ, "write": OP_WRITE, "delete": OP_DELETE, "delete_page": OP_DELETE_PAGE}
@@ -473,7 +490,7 @@ def ops_kernel(
         banks, acts, sc, cases,  # DRAM state
         rec, ct,  # recorded (bank, row) stream (may have 0 columns), counters
         out_lat, out_nacc, out_status, order,  # outputs; scratch of >= k entries
-        records,  # the set records as flat bytes
+        records, memo,  # the set records as flat bytes; strict steady-probe memo (steady)
     ):  # fmt: skip
         # Flat views of the records: the lookup reads keys, flags, PA and links through
         # them (record_index; constants in a specialised kernel) rather than the strided
@@ -527,6 +544,17 @@ def ops_kernel(
         # stream and with Fig. 7's order kept between probes (not reorder_on_act).
         steady_ok = paper_only and k > 1 and k == lp[LP_NB] and no_record and keep_order
         steady_row, steady_base = -1, 0
+        # The strict model's steady probes (skftl.dram.steady): ``skey`` is the probe
+        # state the last reads left (-1: none), every bank holding row ``srow``; while
+        # ``svirt``, the bank state lags behind it (steady probes advance only the count,
+        # the last READ and the ACT count; materialize catches up before any other read).
+        # Only with the datasheet's timing (a window of 4), sets over all 4 banks and the
+        # lean path; ``cls_acc`` sums the memoised probes' packed classes.
+        strict_steady = (
+            strict_only and const_timing and k == N_BANKS and k == lp[LP_NB] and lean
+            and not early and keep_order and tp[TP_WINDOW] == N_BANKS
+        )  # fmt: skip
+        skey, srow, svirt, cls_acc, cls_n, steady_hits = -1, -1, False, 0, 0, 0
         window = tp[TP_WINDOW]
         # hot counters live in locals (see timing.load_state) and are stored at the end
         cycles, sets_probed, bt_reads, hits = (
@@ -583,7 +611,28 @@ def ops_kernel(
                     chunk_order(key_base, lp, banks, recency_col, order)
                     sorted_base = key_base if keep_order else -1
                 full = not (early and hw >= 0)
-                if steady_ok and steady_row >= 0 and full:
+                ck, found = -1, -1
+                if strict_steady and skey >= 0 and row != srow:
+                    bank0 = _probe_bank(0, base, order, dynamic, bank_order, lp)[1]
+                    ck = skey | bank0 << FIRST_SHIFT
+                    found = memo_find(memo, ck)
+                    if found >= 0 and dst[S_PREV_RD] + memo[found + M_LAT] >= dst[S_NEXT_REF]:
+                        ck, found = -1, -1  # a refresh may fall: the scheduler takes it
+                if found >= 0:
+                    # a steady probe (see skey): its cycles, classes and next state from the
+                    # memo; the count, last READ and ACT count advance, the rest lags
+                    plat = memo[found + M_LAT]
+                    lat += plat
+                    dst = (dst[0] + assoc, dst[1], dst[2] + plat, dst[3], dst[4], dst[5],
+                           dst[6] + k, dst[7])  # fmt: skip
+                    cls_acc += memo[found + M_CLS]
+                    cls_n += 1
+                    steady_hits += 1
+                    if cls_n == CLS_FLUSH:
+                        tally = flush_classes(cls_acc, cases, tally)
+                        cls_acc, cls_n = 0, 0
+                    skey, srow, svirt = memo[found + M_NEXT], row, True
+                elif steady_ok and steady_row >= 0 and full:
                     # The previous operation's last reads were a full probe of the same
                     # banks (see ``steady_row``), so what the paper rule gives every read
                     # follows from the read positions alone: chunk jj's first read comes
@@ -613,6 +662,19 @@ def ops_kernel(
                 else:
                     stop = False
                     next_ref0 = dst[S_NEXT_REF]
+                    seq, all_miss, t0, snap = 0, False, 0, (0, 0, 0, 0, 0)
+                    if strict_steady:
+                        if svirt:
+                            dst = materialize(skey, srow, m_run, dst, tp, banks, acts)
+                            svirt = False
+                        # what a steady probe needs to know of this one: whether it misses
+                        # every bank, and its cycles and classes (memoised below)
+                        seq, all_miss = 0, True
+                        for jj in range(k):
+                            bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)[1]
+                            seq |= bank << (2 * jj)
+                            all_miss = all_miss and banks[bank_at(bank) + B_OPEN] != row
+                        t0, snap = dst[S_PREV_RD], class_snapshot(cases, tally)
                     # A full probe of an interleaved set under the paper model: each chunk's
                     # read in the first pass also settles its reads in the later passes: row
                     # hits, DL each (a pass's chunks are in distinct banks, so no other read
@@ -697,6 +759,13 @@ def ops_kernel(
                                 break
                         if stop:
                             break
+                    if strict_steady:
+                        skey, srow = -1, row
+                        if all_miss and dst[S_NEXT_REF] == next_ref0:
+                            skey = probe_state(seq, dst[S_PREV_RD], banks)
+                            if ck >= 0 and skey >= 0:
+                                memo_put(memo, found, ck, skey, dst[S_PREV_RD] - t0,
+                                         classes_since(snap, cases, tally))  # fmt: skip
                 steady_row = row if steady_ok and full else -1
                 steady_base = base
                 if hw >= 0:
@@ -713,6 +782,10 @@ def ops_kernel(
             if fg >= 0:
                 hits += 1
                 if _flags_at(records, ri, fg, fw) & F_SINGLE == 0:
+                    if svirt:
+                        dst = materialize(skey, srow, m_run, dst, tp, banks, acts)
+                        svirt = False
+                    skey = -1
                     dlat, npages, dst, tally = _read_block_table(
                         _pa_at(r32, ri, fg, fw), reads0 - count0, lp, tp,
                         bt_next, bt_flags, banks, acts, cases, dst, tally, rec,
@@ -742,6 +815,10 @@ def ops_kernel(
             out_lat[i] = lat
             out_nacc[i] = dst[S_COUNT] - count_op
             out_status[i] = status
+        if svirt:
+            dst = materialize(skey, srow, m_run, dst, tp, banks, acts)
+        tally = flush_classes(cls_acc, cases, tally)
+        memo[M_HITS] += steady_hits
         store_state(sc, dst, tp)
         n_reads = dst[S_COUNT] - count0
         flush_tally(tp, cases, tally, n_reads, conflicts0)

@@ -19,6 +19,7 @@ import numpy as np
 from skftl.dram import kernel as K
 from skftl.dram.hashes import hash_keys
 from skftl.dram.layout import Layout
+from skftl.dram.steady import M_HITS, new_memo
 from skftl.dram.timing import DramState, DramTiming, recency_col
 from skftl.errors import ConfigError
 from skftl.hugepages import huge_full, huge_zeros
@@ -149,6 +150,7 @@ class Lpmt:
         self._lp = self.layout.params()
         self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch
         self._kernel = K.kernel_for(self._tp, A, self.layout)
+        self._memo = new_memo()  # the strict model's steady probes (skftl.dram.steady)
 
     # ------------------------------------------------------------------ operations
     def homes(self, keys: np.ndarray) -> np.ndarray:
@@ -183,7 +185,7 @@ class Lpmt:
             self.bt_next, self.bt_prev, self.bt_flags, self.free_pages, self.ts,
             *self.dram.arrays(),
             self.record, self.counters,
-            out.latency, out.reads, out.status, self._order, self._records,
+            out.latency, out.reads, out.status, self._order, self._records, self._memo,
         )  # fmt: skip
         return out
 
@@ -214,6 +216,12 @@ class Lpmt:
         return self._one(K.OP_DELETE_PAGE, key, index)[0] == K.ST_HIT
 
     # ------------------------------------------------------------------ inspection
+    @property
+    def memo_probes(self) -> int:
+        """Set probes the strict model timed from its memo of earlier probes
+        (skftl.dram.steady) rather than command by command."""
+        return int(self._memo[M_HITS])
+
     def location(self, key: int) -> tuple[int, int] | None:
         """(set, way) holding ``key``, found by walking its chain (no timing)."""
         g = int(self.homes(np.array([key]))[0])
