@@ -539,7 +539,36 @@ this process), strict DDR4 per bank, M ops/s CPU:
 
 Paper rule in the same runs: per bank 11.45-15.98, per probe 12.02-16.59. So the target
 holds for every placement and both timing models in both quiet runs (slowest: strict
-interleaved, 11.02 and 10.57; the machine still moves by 10-20 % between runs).
+interleaved, 11.02 and 10.57; the machine still moves by 10-20 % between runs). A third
+run (load 0.35-0.5, the VM slower: strict single 11.97): strict 11.97 / 12.94 / 10.16 /
+11.35 / 11.16 / 11.35.
+
+(28) With operations now faster, the home set is prefetched 16 operations ahead (was
+8) and the first block-table entry 8 (was 4): paired lookups/s strict +0-14 % (median
+over two A/B runs per placement), paper rule +10-14 %; 24 ahead no better than 16. The
+kernel's profile before it (strict interleaved, ``perf record -e cpu-clock:u``): 21 %
+of samples on the home set's prefetch and 9 % on the key compare of the operation 4
+ahead, memory now being the larger share. Results unchanged (prefetches only;
+``skftl run lpmt`` xarray-identical, 21 CSVs byte-equal). This benchmark after (28),
+two runs a minute apart, load 0.85-0.93, nothing else running, M ops/s CPU, single /
+set_per_bank / interleaved / interleaved_fixed / spread_fixed / spread_dynamic:
+
+    ====================  ======================================  ==============
+    model, row hits       run 1                                   run 2
+    ====================  ======================================  ==============
+    paper, per bank       16.80 16.93 14.70 14.02 17.56 17.31     16.98 15.56
+                                                                  11.60 13.89
+                                                                  14.31 16.73
+    strict DDR4           15.42 16.77 16.26 14.66 15.93 16.09     15.46 11.87
+                                                                  10.54 12.36
+                                                                  12.39 12.75
+    paper, per probe      21.71 19.28 17.34 17.97 19.71 13.35     17.71 13.44
+                                                                  17.00 17.82
+                                                                  16.99 15.11
+    ====================  ======================================  ==============
+
+(strict interleaved 16.26 then 10.54 a minute later: the VM, not the build.) Met in
+every run since (27): >= 10 M ops/s for every placement and both timing models.
 """
 
 from __future__ import annotations

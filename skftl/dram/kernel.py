@@ -125,8 +125,10 @@ C_LEN = 9
 # table scalars
 TS_FREE_SETS, TS_FREE_PAGES = range(2)
 
-PREFETCH_AHEAD = 8  # operations between the prefetch of a home set and its probe
-BT_PREFETCH_AHEAD = 4  # ... and between the prefetch of a file's block table and its read
+# operations between the prefetch of a home set and its probe (16 since the strict memo made
+# operations faster: +4-14 % lookups/s over 8, both models, paired; 24 no better)
+PREFETCH_AHEAD = 16
+BT_PREFETCH_AHEAD = 8  # ... and between the prefetch of a file's block table and its read
 
 # counters
 (
