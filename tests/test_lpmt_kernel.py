@@ -12,6 +12,7 @@ from skftl.dram import DramTiming, Lpmt, LpmtConfig, case_labels, time_stream
 from skftl.dram import kernel as K
 from skftl.dram.hashes import hash_keys
 from skftl.dram.layout import PLACEMENTS as LAYOUT_PLACEMENTS
+from skftl.dram.steady import CLS_FLUSH
 from skftl.dram.timing import SC_REFRESHES, TP_RC
 from skftl.errors import ConfigError
 from tests.lpmt_reference import RefLpmt
@@ -126,7 +127,8 @@ def test_strict_steady_probes_from_the_memo(placement):
     quiet = Lpmt(cfg, DramTiming(model="ddr4"))  # the memo serves unrecorded runs
     quiet.run(ops, keys, args)
     assert quiet.dram.sc[SC_REFRESHES] >= 3
-    assert quiet.memo_probes > quiet.counters[K.CT_SETS_PROBED] // 2
+    # most probes from the memo, enough for an in-loop flush of their packed classes
+    assert quiet.memo_probes > max(quiet.counters[K.CT_SETS_PROBED] // 2, CLS_FLUSH)
 
 
 def check_against_reference(cfg, timing, ops, keys, args):

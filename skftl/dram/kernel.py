@@ -68,10 +68,10 @@ from skftl.dram.steady import (
     M_LAT,
     M_NEXT,
     N_BANKS,
+    caught_up,
     class_snapshot,
     classes_since,
     flush_classes,
-    materialize,
     memo_find,
     memo_put,
     probe_state,
@@ -556,7 +556,7 @@ def ops_kernel(
             strict_only and const_timing and k == N_BANKS and k == lp[LP_NB] and lean
             and not early and keep_order and tp[TP_WINDOW] == N_BANKS
         )  # fmt: skip
-        skey, srow, svirt, cls_acc, cls_n, steady_hits = -1, -1, False, 0, 0, 0
+        skey, srow, svirt, cls_acc, steady_hits = -1, -1, False, 0, 0
         window = tp[TP_WINDOW]
         # hot counters live in locals (see timing.load_state) and are stored at the end
         cycles, sets_probed, bt_reads, hits = (
@@ -628,11 +628,10 @@ def ops_kernel(
                     dst = (dst[0] + assoc, dst[1], dst[2] + plat, dst[3], dst[4], dst[5],
                            dst[6] + k, dst[7])  # fmt: skip
                     cls_acc += memo[found + M_CLS]
-                    cls_n += 1
                     steady_hits += 1
-                    if cls_n == CLS_FLUSH:
+                    if steady_hits & (CLS_FLUSH - 1) == 0:
                         tally = flush_classes(cls_acc, cases, tally)
-                        cls_acc, cls_n = 0, 0
+                        cls_acc = 0
                     skey, srow, svirt = memo[found + M_NEXT], row, True
                 elif steady_ok and steady_row >= 0 and full:
                     # The previous operation's last reads were a full probe of the same
@@ -664,14 +663,12 @@ def ops_kernel(
                 else:
                     stop = False
                     next_ref0 = dst[S_NEXT_REF]
-                    seq, all_miss, t0, snap = 0, False, 0, (0, 0, 0, 0, 0)
+                    seq, all_miss, t0, snap = 0, True, 0, (0, 0, 0, 0, 0)
                     if strict_steady:
-                        if svirt:
-                            dst = materialize(skey, srow, m_run, dst, tp, banks, acts)
-                            svirt = False
+                        dst = caught_up(svirt, skey, srow, m_run, dst, tp, banks, acts)
+                        svirt = False
                         # what a steady probe needs to know of this one: whether it misses
                         # every bank, and its cycles and classes (memoised below)
-                        seq, all_miss = 0, True
                         for jj in range(k):
                             bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)[1]
                             seq |= bank << (2 * jj)
@@ -784,9 +781,8 @@ def ops_kernel(
             if fg >= 0:
                 hits += 1
                 if _flags_at(records, ri, fg, fw) & F_SINGLE == 0:
-                    if svirt:
-                        dst = materialize(skey, srow, m_run, dst, tp, banks, acts)
-                        svirt = False
+                    dst = caught_up(svirt, skey, srow, m_run, dst, tp, banks, acts)
+                    svirt = False
                     skey = -1
                     dlat, npages, dst, tally = _read_block_table(
                         _pa_at(r32, ri, fg, fw), reads0 - count0, lp, tp,
@@ -817,8 +813,7 @@ def ops_kernel(
             out_lat[i] = lat
             out_nacc[i] = dst[S_COUNT] - count_op
             out_status[i] = status
-        if svirt:
-            dst = materialize(skey, srow, m_run, dst, tp, banks, acts)
+        dst = caught_up(svirt, skey, srow, m_run, dst, tp, banks, acts)
         tally = flush_classes(cls_acc, cases, tally)
         memo[M_HITS] += steady_hits
         store_state(sc, dst, tp)

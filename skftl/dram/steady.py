@@ -59,7 +59,7 @@ ACT_SHIFT = 2 * N_BANKS
 RD_SHIFT = ACT_SHIFT + N_BANKS * REL_BITS
 FIRST_SHIFT = RD_SHIFT + (N_BANKS - 1) * REL_BITS  # the next probe's first bank, in a lookup
 CLS_BITS = 12  # a class count's field in a packed tally (classes 0-3, then no-repeat)
-CLS_FLUSH = 1000  # probes between flushes: each adds at most 4 reads to a field
+CLS_FLUSH = 512  # probes between flushes (a power of two): each adds <= 4 reads to a field
 
 
 def new_memo() -> np.ndarray:
@@ -154,3 +154,10 @@ def materialize(key, row, m_run, s, tp, banks, acts):
         last_act = act
     group = bank_group((key >> (2 * (N_BANKS - 1))) & 3, tp)
     return (count, s[S_STAMP], t, group, last_act, group, act_pos, s[S_NEXT_REF])
+
+
+@numba.njit(cache=True, inline="always")
+def caught_up(behind, key, row, m_run, s, tp, banks, acts):
+    """The full scalar state, the probe state ``key`` written back first if steady
+    probes left the bank state ``behind`` it (see materialize)."""
+    return materialize(key, row, m_run, s, tp, banks, acts) if behind else s
