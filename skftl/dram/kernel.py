@@ -68,6 +68,7 @@ from skftl.dram.steady import (
     M_LAT,
     M_NEXT,
     N_BANKS,
+    after_steady,
     caught_up,
     class_snapshot,
     classes_since,
@@ -544,7 +545,7 @@ def ops_kernel(
         # exit); ``steady_base`` its chunk-0 bank. Only for sets over every bank (k =
         # n_banks, so that probe's reads of each bank are the latest), without a recorded
         # stream and with Fig. 7's order kept between probes (not reorder_on_act).
-        steady_ok = paper_only and k > 1 and k == lp[LP_NB] and no_record and keep_order
+        steady_ok = paper_only and k > 1 and bank_order and no_record and keep_order
         steady_row, steady_base = -1, 0
         # The strict model's steady probes (skftl.dram.steady): ``skey`` is the probe
         # state the last reads left (-1: none), every bank holding row ``srow``; while
@@ -553,7 +554,7 @@ def ops_kernel(
         # Only with the datasheet's timing (a window of 4), sets over all 4 banks and the
         # lean path; ``cls_acc`` sums the memoised probes' packed classes.
         strict_steady = (
-            strict_only and const_timing and k == N_BANKS and k == lp[LP_NB] and lean
+            strict_only and const_timing and k == N_BANKS and bank_order and lean
             and not early and keep_order and tp[TP_WINDOW] == N_BANKS
         )  # fmt: skip
         skey, srow, svirt, cls_acc, steady_hits = -1, -1, False, 0, 0
@@ -587,10 +588,12 @@ def ops_kernel(
                         pa = _pa_at(r32, ri, h, way)
                         prefetch(bt_flags, pa)
                         prefetch(bt_next, pa)
-                elif _next_at(r64, ri, h) >= 0:
+                else:
                     # not in its home set (an insert, or a file that overflowed): the
                     # probe goes on to the first secondary set, else a dependent miss
-                    _prefetch_set(r64, ri, _next_at(r64, ri, h))
+                    ahead_next = _next_at(r64, ri, h)
+                    if ahead_next >= 0:
+                        _prefetch_set(r64, ri, ahead_next)
             key, op, arg = keys[i], ops[i], args[i]
             lat = 0
             count_op = dst[S_COUNT]
@@ -625,8 +628,7 @@ def ops_kernel(
                     # memo; the count, last READ and ACT count advance, the rest lags
                     plat = memo[found + M_LAT]
                     lat += plat
-                    dst = (dst[0] + assoc, dst[1], dst[2] + plat, dst[3], dst[4], dst[5],
-                           dst[6] + k, dst[7])  # fmt: skip
+                    dst = after_steady(dst, assoc, plat, k)
                     cls_acc += memo[found + M_CLS]
                     steady_hits += 1
                     if steady_hits & (CLS_FLUSH - 1) == 0:

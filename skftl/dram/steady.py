@@ -135,6 +135,14 @@ def flush_classes(acc, cases, tally):
 
 
 @numba.njit(cache=True, inline="always")
+def after_steady(s, reads, cycles, acts):
+    """The scalar state after a steady probe of ``reads`` reads, ``cycles`` long, with
+    ``acts`` ACTs: what the probe advances; the rest lags until materialize."""
+    return (s[S_COUNT] + reads, s[S_STAMP], s[S_PREV_RD] + cycles, s[3], s[4], s[5],
+            s[S_ACT_POS] + acts, s[S_NEXT_REF])  # fmt: skip
+
+
+@numba.njit(cache=True, inline="always")
 def materialize(key, row, m_run, s, tp, banks, acts):
     """Write the probe state ``key`` (every bank's row ``row``; ``m_run`` reads per chunk
     run, the last READ at ``s[S_PREV_RD]``, the stream at ``s[S_COUNT]``) into the bank

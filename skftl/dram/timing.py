@@ -42,6 +42,7 @@ import numba
 import numpy as np
 
 from skftl.errors import ConfigError
+from skftl.hugepages import huge_zeros
 
 # indices into the int64 timing-parameter vector
 TP_MODEL, TP_RCD, TP_CL, TP_RTP, TP_CCD_S, TP_RP, TP_DL, TP_WINDOW = range(8)
@@ -153,9 +154,7 @@ class DramState:
     def __init__(self, n_banks: int, timing: DramTiming):
         # bank-major, one 64-byte cache line per bank (padded): a bank's fields are one
         # base address plus constant offsets (no measurable speed change vs field rows)
-        raw = np.zeros(n_banks * B_STRIDE + 8, dtype=np.int64)
-        skip = (-raw.ctypes.data % 64) // 8
-        self.banks = raw[skip : skip + n_banks * B_STRIDE].reshape(n_banks, B_STRIDE)
+        self.banks = huge_zeros(n_banks * B_STRIDE, np.int64, align=64).reshape(n_banks, B_STRIDE)
         self.banks[:, B_OPEN] = -1
         self.banks[:, B_LAST_RD] = NEVER
         self.banks[:, B_LAST_ACT] = NEVER
