@@ -104,27 +104,23 @@ def prepare_trace(
     return info
 
 
-def strip_notebook(src: str | Path, dst: str | Path) -> Path:
-    """Write ``src`` to ``dst`` without outputs, execution counts and metadata (only the
-    kernelspec and cell tags, e.g. papermill's ``parameters``, are kept), touching ``dst`` only
-    when that content changed: the workflow runs this copy, so Lab's autosave of outputs or
-    metadata into the tracked notebook never plans a rerun, while an edited cell does."""
+def notebook_digest(path: str | Path) -> str:
+    """sha256 of a notebook's cells without outputs, execution counts and metadata (only the
+    kernelspec and cell tags, e.g. papermill's ``parameters``, count): the workflow reruns a
+    notebook when this changes, so JupyterLab's autosave of outputs or metadata plans no rerun
+    while an edited cell does."""
+    import hashlib
+
     import nbformat
 
-    nb = nbformat.read(str(src), as_version=4)
-    nb.metadata = nbformat.NotebookNode({k: v for k, v in nb.metadata.items() if k == "kernelspec"})
-    for cell in nb.cells:
-        tags = cell.get("metadata", {}).get("tags")
-        cell.metadata = nbformat.NotebookNode({"tags": tags} if tags else {})
-        if cell.cell_type == "code":
-            cell.outputs = []
-            cell.execution_count = None
-    text = nbformat.writes(nb)
-    dst = Path(dst)
-    if not dst.is_file() or dst.read_text() != text:
-        with atomic_path(dst) as tmp:
-            tmp.write_text(text)
-    return dst
+    nb = nbformat.read(str(path), as_version=4)
+    kept = {
+        "kernelspec": nb.metadata.get("kernelspec"),
+        "cells": [
+            (c.cell_type, c.source, c.get("metadata", {}).get("tags") or []) for c in nb.cells
+        ],
+    }
+    return hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()
 
 
 def sacct_unusable(timeout_s: float = 20) -> str | None:

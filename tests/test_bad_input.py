@@ -376,7 +376,7 @@ def test_killed_run_leaves_no_temporary_in_results(tmp_path):
 def test_notebooks_are_executed_into_a_temporary_then_renamed():
     for rules in ("studies.smk", "traces.smk"):
         text = (REPO_ROOT / "workflow" / "rules" / rules).read_text()
-        assert "{PAPERMILL} {input.nb} {params.partial}" in text
+        assert "{PAPERMILL} {params.notebook[path]} {params.partial}" in text
         assert "&& mv {params.partial} {output.nb}" in text
 
 

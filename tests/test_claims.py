@@ -11,9 +11,11 @@ import pytest
 import xarray as xr
 
 from skftl.cli import main
+from skftl.config import load_config
 from skftl.studies import claims as C
 from skftl.studies import scorecard
-from skftl.studies.registry import STUDIES, study_module
+from skftl.studies.provenance import stamp
+from skftl.studies.registry import STUDIES, dataset_file, study_module
 
 
 @pytest.fixture
@@ -199,6 +201,9 @@ def _card(tmp_path) -> dict[str, str]:
         (tmp_path / study).mkdir()
         df.to_csv(tmp_path / study / "headline.csv", index=False)
         paths[study] = str(tmp_path / study / "headline.csv")
+        ds = xr.Dataset()
+        stamp(ds.attrs, load_config(), study)  # one config: the scorecard combines them
+        ds.to_netcdf(dataset_file(tmp_path, study), engine="h5netcdf")
     return paths
 
 

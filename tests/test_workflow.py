@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
 import re
+import shutil
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -16,7 +20,7 @@ import xarray as xr
 import yaml
 
 from skftl.studies.claims import VERDICTS
-from skftl.studies.registry import study_module
+from skftl.studies.registry import dataset_file, study_module
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAKEFILE = ROOT / "workflow" / "Snakefile"
@@ -28,11 +32,8 @@ def _kernel() -> str:
     return "skftl" if "skftl" in find_kernel_specs() else "python3"
 
 
-def _snakemake(
-    workdir: Path, config: Path | list[Path], *extra: str
-) -> subprocess.CompletedProcess:
-    configs = config if isinstance(config, list) else [config]
-    cmd = [
+def _snakemake_cmd(workdir: Path, configs: list[Path], *extra: str) -> list[str]:
+    return [
         sys.executable,
         "-m",
         "snakemake",
@@ -46,11 +47,21 @@ def _snakemake(
         "2",
         *extra,
     ]
+
+
+def _env() -> dict[str, str]:
     # the repository first on the path, so the workflow's commands import this checkout even
     # where skftl is not installed (the workflow changes into --directory)
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    env = {**os.environ, "PYTHONPATH": path}
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
+    return {**os.environ, "PYTHONPATH": path}
+
+
+def _snakemake(
+    workdir: Path, config: Path | list[Path], *extra: str
+) -> subprocess.CompletedProcess:
+    configs = config if isinstance(config, list) else [config]
+    cmd = _snakemake_cmd(workdir, configs, *extra)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=_env())
 
 
 def _tiny_config(tmp_path: Path, real: list[str]) -> Path:
@@ -102,10 +113,10 @@ def test_tiny_end_to_end(tmp_path: Path) -> None:
     assert pngs == ["address_time.png", "read_write_mix.png", "round_trip.png", "size_cdf.png"]
 
 
-@pytest.mark.slow
-def test_every_study_end_to_end_and_report(tmp_path: Path) -> None:
-    """`make CONFIG=config/tiny.yaml` then `make report`, in a temp folder: every study's
-    scored claims, the scorecard, and a report holding the scorecard and each study's figures."""
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory) -> tuple[Path, Path]:
+    """`make CONFIG=config/tiny.yaml` in a temp folder: (the folder, its config file)."""
+    tmp_path = tmp_path_factory.mktemp("tiny_run")
     cfg = {
         "base": str(ROOT / "config" / "tiny.yaml"),
         "notebook_kernel": _kernel(),
@@ -115,6 +126,14 @@ def test_every_study_end_to_end_and_report(tmp_path: Path) -> None:
     config.write_text(yaml.safe_dump(cfg))
     res = _snakemake(tmp_path, config)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return tmp_path, config
+
+
+@pytest.mark.slow
+def test_every_study_end_to_end_and_report(tiny_run: tuple[Path, Path]) -> None:
+    """`make CONFIG=config/tiny.yaml` then `make report`, in a temp folder: every study's
+    scored claims, the scorecard, and a report holding the scorecard and each study's figures."""
+    tmp_path, config = tiny_run
     studies = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())["studies"]
     card = pd.read_csv(tmp_path / "results/scorecard.csv")
     assert set(card.study) == set(studies)
@@ -136,25 +155,169 @@ def test_every_study_end_to_end_and_report(tmp_path: Path) -> None:
         assert re.search(rf'"figures/{study}/[^"]+\.png"', html), f"no figure of {study}"
 
 
-def test_stacked_configfiles_reach_every_job(tmp_path: Path) -> None:
-    """`--configfile config/config.yaml config/tiny.yaml my.yaml`: every job reads the merged,
-    validated config (results/config.yaml), not only the last file; commands pass
-    --no-progress so logs hold no progress-bar lines."""
+def _snapshot(root: Path) -> dict[str, tuple[str, int]]:
+    """Every file under results/ and figures/: (sha256, mtime)."""
+    out = {}
+    for top in ("results", "figures"):
+        for p in sorted((root / top).rglob("*")):
+            if p.is_file():
+                digest = hashlib.sha256(p.read_bytes()).hexdigest()
+                out[str(p.relative_to(root))] = (digest, p.stat().st_mtime_ns)
+    return out
+
+
+def _changed(before: dict, after: dict) -> set[str]:
+    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+
+
+def _planned(stdout: str) -> dict[str, int]:
+    """Jobs per rule of a dry run ("Job stats" table); {} when nothing is to be done."""
+    if "Nothing to be done" in stdout:
+        return {}
+    lines = stdout[stdout.index("Job stats:") :].splitlines()[3:]
+    rows = [ln.split() for ln in itertools.takewhile(str.strip, lines)]
+    return {rule: int(n) for rule, n in rows if rule not in ("total", "all")}
+
+
+def _study_outputs(study: str) -> set[str]:
+    """What rerunning one study rewrites (besides the run's record, results/config.yaml)."""
+    return {
+        f"results/config/{study}.yaml",
+        f"results/logs/{study}_run.log",
+        f"results/logs/notebook_{study}.log",
+        f"results/notebooks/{study}.ipynb",
+    }
+
+
+_SCORECARD = {
+    "results/config.yaml",
+    "results/scorecard.csv",
+    "figures/scorecard.png",
+    "figures/scorecard.pdf",
+    "results/logs/scorecard.log",
+}
+
+
+def _only(changed: set[str], study: str) -> set[str]:
+    """The changed files that rerunning ``study`` (and the scorecard) would not explain."""
+    ok = _study_outputs(study) | _SCORECARD
+    return {
+        p
+        for p in changed
+        if p not in ok and not p.startswith((f"results/{study}/", f"figures/{study}/"))
+    }
+
+
+@pytest.mark.slow
+def test_a_config_change_reruns_what_it_touches_and_nothing_writes_without_the_lock(
+    tiny_run: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """On a copy of the tiny run: dry runs and --unlock (with another config) write nothing;
+    an edited parameter reruns its study, notebook and the scorecard only, while a dry run, a
+    second run that loses the lock and an --unlock, all with the default config, race it;
+    a config file stacked on top reruns what it changes."""
     from skftl.config import load_config
+    from skftl.studies.provenance import scope
+
+    work = tmp_path / "work"
+    shutil.copytree(tiny_run[0], work, symlinks=True)
+    config = work / "tiny.yaml"
+    default = ROOT / "config" / "config.yaml"
+    before = _snapshot(work)
+
+    res = _snakemake(work, config, "--dry-run")
+    assert res.returncode == 0 and _planned(res.stdout) == {}, res.stdout + res.stderr
+    for other in ("--dry-run", "--unlock"):
+        res = _snakemake(work, default, other)
+        assert res.returncode == 0, res.stdout + res.stderr
+    assert _snapshot(work) == before  # byte-identical, not even touched
+
+    # a parameter edit in the config file: lpmt's banks
+    cfg = yaml.safe_load(config.read_text())
+    cfg["lpmt"] = {"n_banks": 8}
+    config.write_text(yaml.safe_dump(cfg))
+    res = _snakemake(work, config, "--dry-run")
+    planned = {
+        "config_scope": 1,
+        "run_config": 1,
+        "study_run": 1,
+        "study_notebook": 1,
+        "scorecard": 1,
+    }
+    assert _planned(res.stdout) == planned, res.stdout
+    assert "output: results/lpmt/lpmt.nc" in res.stdout
+    assert "output: results/mtpm/mtpm.nc" not in res.stdout
+    assert _snapshot(work) == before
+
+    run = subprocess.Popen(
+        _snakemake_cmd(work, [config]),
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    locks = work / ".snakemake" / "locks"
+    deadline = time.monotonic() + 120
+    while not (locks.is_dir() and any(locks.iterdir())):
+        assert run.poll() is None and time.monotonic() < deadline, "the run never took the lock"
+        time.sleep(0.1)
+    res = _snakemake(work, default, "--dry-run")
+    assert res.returncode == 0, res.stdout + res.stderr
+    res = _snakemake(work, default)  # loses the lock
+    assert res.returncode != 0 and "cannot be locked" in res.stdout + res.stderr
+    res = _snakemake(work, default, "--unlock")
+    assert res.returncode == 0, res.stdout + res.stderr
+    out, _ = run.communicate(timeout=900)
+    assert run.returncode == 0, out[-3000:]
+    after = _snapshot(work)
+    assert _only(_changed(before, after), "lpmt") == set()
+    assert any(p.startswith("results/lpmt/") for p in _changed(before, after))
+    # every dataset was computed under the tiny config (+ the edit), none under the default
+    tiny = load_config(config)
+    for study in load_config(config)["studies"]:
+        ds = xr.open_dataset(dataset_file(work / "results", study), engine="h5netcdf")
+        assert yaml.safe_load(ds.attrs["run_config"]) == scope(tiny, study), study
+    assert load_config(work / "results" / "config.yaml") == tiny
+
+    # a second config file on top: mtpm's alpha
+    more = work / "more.yaml"
+    more.write_text("mtpm: {alpha: 6}\n")
+    before = after
+    res = _snakemake(work, [config, more], "--dry-run")
+    assert _planned(res.stdout) == planned and "output: results/mtpm/mtpm.nc" in res.stdout
+    res = _snakemake(work, [config, more])
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    changed = _changed(before, _snapshot(work))
+    assert _only(changed, "mtpm") == set() and "results/mtpm/mtpm.nc" in changed
+    ds = xr.open_dataset(work / "results/mtpm/mtpm.nc", engine="h5netcdf")
+    assert yaml.safe_load(ds.attrs["run_config"])["mtpm"]["alpha"] == 6
+
+
+def test_stacked_configfiles_reach_every_job(tmp_path: Path) -> None:
+    """`--configfile config/config.yaml config/tiny.yaml my.yaml`: each job reads its scope of
+    the merged, validated config (results/config/<scope>.yaml), not only the last file;
+    commands pass --no-progress so logs hold no progress-bar lines."""
+    from skftl.config import load_config
+    from skftl.studies.provenance import scope
 
     mine = tmp_path / "my.yaml"
     mine.write_text("seed: 5\nstudies: [traces, ftl]\n")
     files = [ROOT / "config" / "config.yaml", ROOT / "config" / "tiny.yaml", mine]
     res = _snakemake(tmp_path, files, "--dry-run", "--printshellcmds")
     assert res.returncode == 0, res.stdout + res.stderr
-    merged = tmp_path / "results" / "config.yaml"
-    assert load_config(merged) == load_config(*files)
-    assert load_config(merged)["seed"] == 5  # my.yaml
-    assert load_config(merged)["lpmt"]["n_requests"] == 3000  # tiny.yaml
+    assert not (tmp_path / "results").exists()  # a dry run writes nothing
     run = next(ln for ln in res.stdout.splitlines() if " run ftl " in ln)
-    assert f"--config {merged}" in run and "--no-progress" in run
+    assert "--config results/config/ftl.yaml run ftl" in run and "--no-progress" in run
     nb = next(ln for ln in res.stdout.splitlines() if "papermill" in ln and "/ftl.ipynb" in ln)
-    assert f"-p config_path {merged}" in nb and "-p figures_dir $PWD/figures/ftl" in nb
+    assert "-p config_path $PWD/results/config/ftl.yaml" in nb
+    assert "-p figures_dir $PWD/figures/ftl" in nb
+    res = _snakemake(tmp_path, files, "results/config/ftl.yaml", "results/config.yaml")
+    assert res.returncode == 0, res.stdout + res.stderr
+    merged = load_config(*files)
+    ftl = load_config(tmp_path / "results" / "config" / "ftl.yaml")
+    assert scope(ftl, "ftl") == scope(merged, "ftl")
+    assert ftl["seed"] == 5 and ftl["ftl"]["latency"]["synthetic_requests"] == 2000  # tiny.yaml
+    assert load_config(tmp_path / "results" / "config.yaml") == merged  # the run's record
 
 
 def test_bad_config_stops_the_workflow_before_planning(tmp_path: Path) -> None:
@@ -188,36 +351,32 @@ def test_notebooks_use_the_skftl_kernel_and_their_own_figure_folder() -> None:
         )
 
 
-def test_workflow_runs_an_output_free_copy_of_each_notebook(tmp_path: Path) -> None:
-    """Outputs and metadata saved by JupyterLab leave the copy the workflow runs untouched
-    (so no rerun is planned); an edited cell changes it."""
+def test_a_notebook_reruns_when_a_cell_changes_not_when_outputs_are_saved(tmp_path: Path) -> None:
+    """The workflow's notebook jobs carry the digest of the cells without outputs or
+    metadata: outputs and metadata saved by JupyterLab leave it unchanged (no rerun is
+    planned); an edited cell or tag changes it."""
     import nbformat
 
-    from skftl.pipeline import strip_notebook
+    from skftl.pipeline import notebook_digest
 
-    src, dst = tmp_path / "nb.ipynb", tmp_path / "src" / "nb.ipynb"
+    src = tmp_path / "nb.ipynb"
     nb = nbformat.read(ROOT / "notebooks" / "10_ftl_validation.ipynb", as_version=4)
     nbformat.write(nb, src)
-    strip_notebook(src, dst)
-    before = (dst.read_text(), dst.stat().st_mtime_ns)
+    before = notebook_digest(src)
     code = next(c for c in nb.cells if c.cell_type == "code")
     code.outputs = [nbformat.v4.new_output("stream", text="hello\n")]
     code.execution_count = 3
     code.metadata["scrolled"] = True
     nb.metadata["language_info"] = {"name": "python", "version": "3.11.9"}
     nbformat.write(nb, src)
-    strip_notebook(src, dst)
-    assert (dst.read_text(), dst.stat().st_mtime_ns) == before
+    assert notebook_digest(src) == before
+    code.metadata["tags"] = ["hide-input"]
+    nbformat.write(nb, src)
+    tagged = notebook_digest(src)
+    assert tagged != before
     code.source += "\n# edited"
     nbformat.write(nb, src)
-    strip_notebook(src, dst)
-    assert "# edited" in dst.read_text()
-    params = [
-        c
-        for c in nbformat.read(dst, as_version=4).cells
-        if "parameters" in c.metadata.get("tags", [])
-    ]
-    assert len(params) == 1  # papermill still finds the parameters cell
+    assert notebook_digest(src) not in (before, tagged)
 
 
 def test_figure_cells_show_only_the_figure(tmp_path: Path) -> None:

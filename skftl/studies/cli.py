@@ -13,6 +13,7 @@ from pathlib import Path
 
 from skftl.config import config_comments, load_config
 from skftl.io import clean_stale_temporaries, write_csv, write_netcdf
+from skftl.studies.provenance import scope, stamp
 from skftl.studies.registry import STUDIES, study_module
 from skftl.studies.scorecard import write_scored
 
@@ -26,7 +27,9 @@ def run_study(
     cfg = load_config(config_path)
     module = study_module(study)
     reset_verification_log()
-    ds = module.run(cfg, progress=progress)
+    # the study sees only its scope: a read outside it fails instead of taking a default
+    ds = module.run(scope(cfg, study), progress=progress)
+    stamp(ds.attrs, cfg, study)
     # every trace the run read or generated, with how it was verified (issue 22)
     ds.attrs["trace_verification"] = "; ".join(f"{k}: {v}" for k, v in verification_log().items())
     out_dir = Path(out_dir)

@@ -4,6 +4,7 @@ workflow."""
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from types import ModuleType
 
 from skftl.errors import ConfigError
@@ -18,6 +19,12 @@ STUDIES: dict[str, str] = {
     "bnvm": "05_bnvm.ipynb",
     "ftl": "10_ftl_validation.ipynb",
 }
+
+
+def dataset_file(results: str | Path, study: str) -> Path:
+    """Where the workflow writes a study's dataset under the results folder ``results``."""
+    name = "characteristics.nc" if study == "traces" else f"{study}.nc"
+    return Path(results) / study / name
 
 
 def study_module(study: str) -> ModuleType:

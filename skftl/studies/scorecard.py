@@ -17,7 +17,8 @@ from skftl.errors import ConfigError
 from skftl.io import write_csv
 from skftl.plot import save_figure, use_style
 from skftl.studies.claims import VERDICTS, WORKLOAD_KINDS, by_reading, evaluate
-from skftl.studies.registry import STUDIES, study_module
+from skftl.studies.provenance import check_shared_settings
+from skftl.studies.registry import STUDIES, dataset_file, study_module
 
 VERDICT_COLORS = {
     "held": "#4c9a5b",
@@ -179,6 +180,7 @@ def _cmd_scorecard(args: argparse.Namespace) -> int:
     paths = {s: root / s / "headline.csv" for s in wanted}
     if not paths:
         raise ConfigError(f"no study results under {root}/; run `make` (or `skftl run STUDY`)")
+    check_shared_settings({s: dataset_file(root, s) for s in wanted})
     card = combine(paths)
     if args.csv:
         write_csv(card, args.csv)

@@ -20,7 +20,8 @@ def _study_threads(wildcards):
 
 rule study_run:
     input:
-        expand("results/traces/manifest/{trace}.json", trace=REAL_TRACES),
+        manifests=expand("results/traces/manifest/{trace}.json", trace=REAL_TRACES),
+        config=scope_file("{study}"),
     output:
         nc="results/{study}/{study}.nc",
         headline=report(
@@ -46,17 +47,13 @@ rule study_run:
         mem_mb=_study_resources("mem_mb", 8000),
         runtime=_study_resources("runtime", 120),
     shell:
-        "{SKFTL} run {wildcards.study} --out results/{wildcards.study} --no-progress > {log} 2>&1"
-
-
-def _notebook(wildcards):
-    return notebook_source(STUDIES[wildcards.study])
+        "{SKFTL} --config {input.config} run {wildcards.study} --out results/{wildcards.study} --no-progress > {log} 2>&1"
 
 
 rule study_notebook:
     input:
         nc="results/{study}/{study}.nc",
-        nb=_notebook,
+        config=scope_file("{study}"),
     output:
         nb="results/notebooks/{study}.ipynb",
         figs=report(
@@ -72,12 +69,13 @@ rule study_notebook:
     log:
         "results/logs/notebook_{study}.log",
     params:
+        notebook=lambda wildcards: notebook_params(STUDIES[wildcards.study]),
         # papermill writes the notebook as it runs: write a temporary, rename when complete
         partial=lambda wildcards, output: str(Path(output.nb).with_suffix(".partial.ipynb")),
     shell:
         "rm -f {params.partial} && "
-        "{PAPERMILL} {input.nb} {params.partial} -k {KERNEL} --cwd {NOTEBOOKS} --log-output --no-progress-bar "
-        "-p config_path {CONFIG_FILE} -p results_path $PWD/{input.nc} -p figures_dir $PWD/{output.figs} "
+        "{PAPERMILL} {params.notebook[path]} {params.partial} -k {KERNEL} --cwd {NOTEBOOKS} --log-output --no-progress-bar "
+        "-p config_path $PWD/{input.config} -p results_path $PWD/{input.nc} -p figures_dir $PWD/{output.figs} "
         "> {log} 2>&1 && mv {params.partial} {output.nb}"
 
 
@@ -91,7 +89,9 @@ ALL_TARGETS += [
 rule scorecard:
     # every study's scored claims in one table and one figure, the report's first page
     input:
-        expand("results/{study}/headline.csv", study=["traces", *RUN_STUDIES]),
+        headlines=expand("results/{study}/headline.csv", study=["traces", *RUN_STUDIES]),
+        # the scorecard refuses datasets computed under different shared settings
+        datasets=[dataset_file("results", s) for s in ["traces", *RUN_STUDIES]],
     output:
         csv=report(
             "results/scorecard.csv",

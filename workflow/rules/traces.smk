@@ -6,6 +6,8 @@ wildcard_constraints:
 
 
 rule trace_prepare:
+    input:
+        config=scope_file(TRACE_SET),
     output:
         "results/traces/manifest/{trace}.json",
     params:
@@ -15,14 +17,15 @@ rule trace_prepare:
     log:
         "results/logs/trace_prepare/{trace}.log",
     shell:
-        "{SKFTL} prepare-trace {wildcards.trace} --manifest {output} {params.fetch} > {log} 2>&1"
+        "{SKFTL} --config {input.config} prepare-trace {wildcards.trace} --manifest {output} {params.fetch} > {log} 2>&1"
 
 
 rule traces_characterise:
     # one job for every trace: characterising a cached trace takes well under a second, less
     # than starting a job for it
     input:
-        expand("results/traces/manifest/{trace}.json", trace=REAL_TRACES),
+        manifests=expand("results/traces/manifest/{trace}.json", trace=REAL_TRACES),
+        config=scope_file("traces"),
     output:
         nc="results/traces/characteristics.nc",
         headline=report(
@@ -47,13 +50,13 @@ rule traces_characterise:
         mem_mb=config["traces"].get("resources", {}).get("mem_mb", 4000),
         runtime=config["traces"].get("resources", {}).get("runtime", 30),
     shell:
-        "{SKFTL} characterise -o {output.nc} --scored results/traces > {log} 2>&1"
+        "{SKFTL} --config {input.config} characterise -o {output.nc} --scored results/traces > {log} 2>&1"
 
 
 rule traces_notebook:
     input:
         nc="results/traces/characteristics.nc",
-        nb=notebook_source(STUDIES["traces"]),
+        config=scope_file("traces"),
     output:
         nb="results/notebooks/traces.ipynb",
         figs=report(
@@ -69,12 +72,13 @@ rule traces_notebook:
     log:
         "results/logs/notebook_traces.log",
     params:
+        notebook=notebook_params(STUDIES["traces"]),
         # papermill writes the notebook as it runs: write a temporary, rename when complete
         partial="results/notebooks/traces.partial.ipynb",
     shell:
         "rm -f {params.partial} && "
-        "{PAPERMILL} {input.nb} {params.partial} -k {KERNEL} --cwd {NOTEBOOKS} --log-output --no-progress-bar "
-        "-p config_path {CONFIG_FILE} -p results_path $PWD/{input.nc} -p figures_dir $PWD/{output.figs} "
+        "{PAPERMILL} {params.notebook[path]} {params.partial} -k {KERNEL} --cwd {NOTEBOOKS} --log-output --no-progress-bar "
+        "-p config_path $PWD/{input.config} -p results_path $PWD/{input.nc} -p figures_dir $PWD/{output.figs} "
         "> {log} 2>&1 && mv {params.partial} {output.nb}"
 
 

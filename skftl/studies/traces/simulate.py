@@ -23,6 +23,7 @@ import skftl
 from skftl.config import load_config
 from skftl.io import write_netcdf
 from skftl.pipeline import load_by_id, real_trace_names, synthetic_trace_ids
+from skftl.studies.provenance import scope, stamp
 from skftl.studies.scorecard import write_scored
 from skftl.traces.stats import characterise_many
 
@@ -58,6 +59,7 @@ def merge(datasets: Sequence[xr.Dataset], cfg: dict[str, Any]) -> xr.Dataset:
         skftl_version=skftl.__version__,
         config=yaml.safe_dump({"seed": cfg.get("seed"), "traces": cfg.get("traces")}),
     )
+    stamp(ds.attrs, cfg, "traces")
     return ds
 
 
@@ -83,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _cmd_characterise(args: argparse.Namespace) -> int:
-    cfg = load_config(args.config)
+    cfg = scope(load_config(args.config), "traces")
     ids = args.traces or trace_ids(cfg)
     ds = merge([characterise_trace(t, cfg) for t in ids], cfg)
     write_netcdf(ds, Path(args.out))
