@@ -8,7 +8,7 @@ CONFIG ?= config/config.yaml
 PROFILE ?= workflow/profiles/default
 SNAKEMAKE_ARGS ?=
 
-.PHONY: all setup pipeline report test lint lab bench clean-results dry-run unlock
+.PHONY: all setup pipeline robustness report test lint lab bench clean-results dry-run unlock
 
 all: pipeline
 
@@ -30,6 +30,11 @@ pipeline: $(STAMP)
 	  echo "make: if none is running, run 'make unlock' and then 'make' again (interrupted jobs are redone)."; \
 	  exit 1; fi
 	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) $(SNAKEMAKE_ARGS)
+
+# Each study's unstated assumptions varied one at a time, every claim rescored:
+# results/robustness.csv, results/<study>/robustness.csv and figures/robustness.png.
+robustness: pipeline
+	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) $(SNAKEMAKE_ARGS) robustness
 
 # Snakemake's report of the whole pipeline (scorecard first, then each study's claims and
 # figures); runs the pipeline first where anything is missing or out of date.

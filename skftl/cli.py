@@ -20,6 +20,7 @@ COMMANDS = {
     "run": "skftl.studies.cli",
     "characterise": "skftl.studies.traces.simulate",
     "scorecard": "skftl.studies.scorecard",
+    "robustness": "skftl.studies.robustness",
     "prepare-trace": "skftl.pipeline",
     "replay": "skftl.replay",
 }

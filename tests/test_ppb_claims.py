@@ -3,12 +3,14 @@ reading, ids are unique, and a claim whose input a run lacks says why it is not 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import xarray as xr
 
 from skftl.studies import ppb as study
 from skftl.studies import scorecard
-from skftl.studies.claims import COLUMNS, VERDICTS, evaluate
+from skftl.studies.claims import COLUMNS, VERDICTS, evaluate, evaluate_claim
 from skftl.studies.ppb.claims import (
     CLAIMS,
     PAPER_RATIOS,
@@ -117,3 +119,55 @@ def test_missing_inputs_say_not_evaluated(ds):
     no_var = evaluate(CLAIMS, ds.drop_vars("erases"), READINGS.default).set_index("claim")
     assert no_var.loc["fig18.erases_not_excessive.16k.web"].verdict == "not evaluated"
     assert "erases" in no_var.loc["fig18.erases_not_excessive.16k.web"].note
+
+
+# --- issue 34: basis, the rules for "only X", points and a number bound to its comparison -------
+def _by_id(claim_id: str):
+    return next(c for c in CLAIMS if c.id == claim_id)
+
+
+def test_every_claim_is_a_prediction_but_our_inferences(ds):
+    inferred = {c.id for c in CLAIMS if c.basis == "inferred"}
+    assert inferred == {"fig13.gain_grows_with_ratio.media", "fig14.gain_grows_with_ratio.web"}
+    assert {c.basis for c in CLAIMS} == {"prediction", "inferred"}
+    head = scorecard.headline("ppb", ds).set_index("claim")
+    assert (head.basis == [c.basis for c in CLAIMS]).all()
+    assert "our inference" in head.loc["fig14.gain_grows_with_ratio.web", "note"]
+
+
+@pytest.mark.parametrize(
+    "diff, verdict", [(0.0, "held"), (0.0001, "held"), (0.00005, "held"), (0.0002, "missed")]
+)
+def test_write_diff_is_an_upper_bound(ds, diff, verdict):
+    """ "Only 0.0001 %": no larger difference; a perfect 0 reproduces it (the old Value with an
+    absolute tolerance missed it)."""
+    for cid in ("fig16.write_diff.media", "fig17.write_diff.web"):
+        claim = replace(_by_id(cid), ours=lambda ds, r, d=diff: d)
+        row = evaluate_claim(claim, ds, READINGS.default)
+        assert row["rule"] == "relation" and row["paper"] == "<= 0.0001 %"
+        assert row["verdict"] == verdict, (cid, diff)
+
+
+@pytest.mark.parametrize("ours, verdict", [(14.9, "held"), (5.1, "held"), (15.1, "direction only")])
+def test_percentages_are_judged_in_points(ds, ours, verdict):
+    """The 10 % mean read gain is a percentage: within ±5 points, not ±25 % (±2.5 points)."""
+    claim = replace(_by_id("sec4.2.read_mean_10pct"), ours=lambda ds, r: ours)
+    row = evaluate_claim(claim, ds, READINGS.default)
+    assert row["rule"] == "±5 points"
+    assert row["verdict"] == verdict
+
+
+@pytest.mark.parametrize("best_margin, verdict", [(1.0, "held"), (-1.0, "missed")])
+def test_best_read_gain_is_bound_to_its_best_case(ds, best_margin, verdict):
+    """18.56 % is Fig. 12's best case (web server, 16 KB): matched on its own it is not held
+    while another trace / page size gains more."""
+    best = _by_id("fig12.read_best_case.web_16k")
+    claims = [
+        replace(_by_id("fig12.read_max.16k.web"), ours=lambda ds, r: 18.56),
+        replace(best, ours=lambda ds, r: best_margin),
+    ]
+    head = evaluate(claims, ds, READINGS.default).set_index("claim")
+    row = head.loc["fig12.read_max.16k.web"]
+    assert row.magnitude_held == "yes" and row.verdict == verdict
+    if verdict == "missed":
+        assert "fig12.read_best_case.web_16k is reversed" in row.note

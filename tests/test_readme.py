@@ -20,6 +20,8 @@ COMMAND = re.compile(r"^(make\b|\.venv/bin/|snakemake\b)")
 NOT_RUN = {
     "make": "the whole pipeline (~11 min); tests/test_workflow.py runs it at tiny scale",
     "make test": "the test suite itself",
+    "make robustness": "the pipeline, then every study once per assumption value (default "
+    "scale); tests/test_workflow.py runs it at tiny scale",
     ".venv/bin/skftl traces fetch Financial1": "needs the network (offline fetch: test_registry)",
     ".venv/bin/snakemake -s workflow/Snakefile --profile workflow/profiles/slurm": "needs SLURM",
 }

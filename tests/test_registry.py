@@ -214,11 +214,13 @@ def test_run_records_verification_in_attrs_and_claim_notes(shared_traces, tmp_pa
     assert log["msr_web_0"].startswith("UNVERIFIED")
     ds = xr.Dataset({"x": 1.0}, attrs={"trace_verification": f"msr_web_0: {log['msr_web_0']}"})
     claim = C.Claim(id="c", where="Fig. 1", statement="s", paper=C.Relation(op=">", ref=0),
-                    ours=lambda d, r: 1.0, workload="real stand-in")  # fmt: skip
+                    ours=lambda d, r: 1.0, workload="real stand-in",
+                    basis="prediction")  # fmt: skip
     assert (
         "real trace(s) NOT verified: msr_web_0: UNVERIFIED"
         in C.evaluate_claim(claim, ds, "any")["note"]
     )
     synthetic = C.Claim(id="s", where="Fig. 1", statement="s", paper=C.Relation(op=">", ref=0),
-                        ours=lambda d, r: 1.0, workload="synthetic stand-in")  # fmt: skip
+                        ours=lambda d, r: 1.0, workload="synthetic stand-in",
+                        basis="prediction")  # fmt: skip
     assert C.evaluate_claim(synthetic, ds, "any")["note"] == ""

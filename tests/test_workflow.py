@@ -488,3 +488,42 @@ def test_slurm_profile_works_without_job_accounting(tmp_path: Path, monkeypatch)
     assert sacct_unusable() is None
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     assert sacct_unusable() == "no sacct command"
+
+
+@pytest.mark.slow
+def test_robustness_smoke(tiny_run: tuple[Path, Path], tmp_path: Path) -> None:
+    """`make robustness CONFIG=config/tiny.yaml` after `make`: one job per (study, assumption,
+    alternative value) of tiny.yaml's selection, a table per study, the summary and its figure;
+    the scorecard then shows the robustness classes."""
+    from skftl.studies.robustness import CLASSES, points
+
+    work = tmp_path / "work"
+    shutil.copytree(tiny_run[0], work, symlinks=True)
+    config = work / "tiny.yaml"
+    res = _snakemake(work, config, "--dry-run", "robustness")
+    selected = points(_tiny_selection())
+    n_points = sum(len(v) for v in selected.values())
+    assert _planned(res.stdout)["robustness_point"] == n_points, res.stdout
+    assert "study_run" not in _planned(res.stdout)  # the default results are reused
+    res = _snakemake(work, config, "robustness")
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    summary = pd.read_csv(work / "results/robustness.csv", keep_default_na=False)
+    assert set(summary["class"]) <= set(CLASSES) and len(summary) > 50
+    for study, pts in selected.items():
+        table = pd.read_csv(work / f"results/{study}/robustness.csv", keep_default_na=False)
+        assert {k for k, _ in pts} <= set(table.assumption), study
+        assert (table.assumption == "(default)").sum() == len(study_module(study).CLAIMS)
+    assert (work / "figures/robustness.png").stat().st_size > 0
+    out = subprocess.run(
+        [sys.executable, "-m", "skftl", "scorecard", "--results", str(work / "results")],
+        capture_output=True, text=True, env=_env(), cwd=work,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "robust" in out.stdout and "unreachable" in out.stdout
+
+
+def _tiny_selection() -> dict:
+    from skftl.config import load_config
+
+    cfg = load_config(ROOT / "config" / "tiny.yaml")
+    return {"robustness": cfg["robustness"], "studies": cfg["studies"]}

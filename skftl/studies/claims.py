@@ -7,14 +7,29 @@ section), a one-line paraphrase, what the paper says (an :class:`Expect`: a numb
 relation, an order or a range), how ours is computed from the study's dataset under a named
 reading, and which workload it rests on. Verdicts are computed here, never written by hand:
 
-- ``direction_held``: yes / no / n/a. A relation or an order is a direction; a number is one
-  when the claim gives it a ``direction`` (e.g. "a reduction": ``("<", 0)``).
-- ``within_25pct``: yes / no / n/a: ``|ours - paper| <= 0.25 |paper|`` where the paper gives a
-  number (for a range, the distance to its nearer end).
+- ``direction_held``: yes / no / n/a. A relation, an order or a trend is a direction; a number
+  is one when the claim gives it a ``direction`` (e.g. "a reduction": ``("<", 0)``).
+- ``magnitude_held``: yes / no / n/a, by the rule for the kind of number (``rule`` column):
+
+  * a quantity (a latency, a count, a ratio): within ±25 % of the paper's value
+    (:data:`RELATIVE_TOLERANCE`);
+  * a share or a percentage (unit ``%``, ``pp``, ``pts``): within ±5 percentage points
+    (:data:`POINTS_TOLERANCE`), since ±25 % of a share of 80 % would accept 60 % to 100 %;
+  * a range: the distance to its nearer end, by the same two rules;
+  * a trend (:class:`Trend`: "X rises with Y"): ours must move the paper's way by at least a
+    quarter of the paper's own change (:data:`MATERIAL_TREND`), so a 1 % drift does not
+    confirm a 20 % rise;
+  * "only X", "at most X", "each": relations (:class:`Relation`; "each" is a share ``>= 1``).
+
 - ``verdict``: ``held`` (every applicable check yes), ``direction only`` (the direction holds,
   the magnitude does not), ``missed`` (the direction fails, or the number is off and the
   claim states no direction), ``not modelled`` (kept with its reason), ``not evaluated``
   (ours could not be computed from this dataset: the reason says which input is missing).
+  A number that belongs to a comparison (``part_of``: a Table VI cell under "fixed is
+  fastest") is not ``held`` while that comparison is reversed.
+
+Each claim states its ``basis`` (:data:`BASES`); only predictions are results: the headline
+counts take them alone and list the other bases apart.
 
 No claim is ever dropped: a registry entry whose inputs are missing is still a row.
 """
@@ -34,21 +49,38 @@ import xarray as xr
 #: what a claim's number rests on, as the scorecard splits it
 WORKLOAD_KINDS = ("same", "real stand-in", "synthetic stand-in", "none")
 VERDICTS = ("held", "direction only", "missed", "not modelled", "not evaluated")
+#: what a claim rests on; only predictions are results
+BASES: dict[str, str] = {
+    "prediction": "computed by the model from the workload",
+    "input": "echoes a configured value",
+    "by_construction": "the model's design makes it hold for any workload",
+    "calibrated": "a parameter was fitted to this number or to one it implies",
+    "inferred": "an implication we drew, not a statement of the paper",
+}
 COLUMNS = [
     "claim",
     "where",
     "statement",
+    "basis",
     "paper",
     "ours",
     "rel_diff",
+    "rule",
     "direction_held",
-    "within_25pct",
+    "magnitude_held",
     "verdict",
     "workload_kind",
     "reading",
     "note",
 ]
-TOLERANCE = 0.25
+#: a quantity is held within this share of the paper's value
+RELATIVE_TOLERANCE = 0.25
+#: a share or percentage is held within this many percentage points
+POINTS_TOLERANCE = 5.0
+#: a trend is material when ours moves the paper's way by this share of the paper's change
+MATERIAL_TREND = 0.25
+#: units that mark a number as a share or percentage (judged in points)
+PERCENT_UNITS = ("%", "pp", "pts", "points")
 
 _OPS: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt,
@@ -61,6 +93,7 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
 Ours = float | Mapping[str, float]
 OursFn = Callable[[xr.Dataset, str], Ours]
 WorkloadFn = Callable[[xr.Dataset], str]
+BasisFn = Callable[[xr.Dataset], str]
 
 
 class MissingInput(LookupError):
@@ -71,12 +104,28 @@ class MissingInput(LookupError):
 # --- what the paper says ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class Expect:
-    """Base of the paper's statements; ``check(ours)`` -> (direction, within, rel_diff)."""
+    """Base of the paper's statements; ``check(ours)`` -> (direction, within, rel_diff);
+    ``rule`` names how the magnitude is judged."""
 
     unit: str = ""
 
     def text(self) -> str:
         raise NotImplementedError
+
+    @property
+    def percent(self) -> bool:
+        """The number is a share or a percentage (judged in points)."""
+        return self.unit.split(" ", 1)[0] in PERCENT_UNITS
+
+    @property
+    def rule(self) -> str:
+        return "direction"
+
+    def _within(self, diff: float, ref: float, abs_tol: float = 0.0) -> bool:
+        """``diff`` (ours minus the paper's value, or the distance to a range) is within the
+        rule for this kind of number around ``ref``."""
+        tol = POINTS_TOLERANCE if self.percent else RELATIVE_TOLERANCE * abs(ref)
+        return abs(diff) <= max(tol, abs_tol)
 
     def check(self, ours: Ours) -> tuple[str, str, float]:
         raise NotImplementedError
@@ -107,10 +156,14 @@ class Value(Expect):
     def text(self) -> str:
         return f"{self.value:g}{(' ' + self.unit) if self.unit else ''}"
 
+    @property
+    def rule(self) -> str:
+        return _magnitude_rule(self.percent, self.abs_tol)
+
     def check(self, ours: Ours) -> tuple[str, str, float]:
         x = _scalar(ours, "Value")
         rel = (x - self.value) / abs(self.value) if self.value != 0 else math.nan
-        within = _yes(abs(x - self.value) <= max(TOLERANCE * abs(self.value), self.abs_tol))
+        within = _yes(self._within(x - self.value, self.value, self.abs_tol))
         direction = "n/a"
         if self.direction is not None:
             op, ref = self.direction
@@ -132,6 +185,10 @@ class Relation(Expect):
     def text(self) -> str:
         return f"{self.op} {self.ref:g}{(' ' + self.unit) if self.unit else ''}"
 
+    @property
+    def rule(self) -> str:
+        return "relation"
+
     def check(self, ours: Ours) -> tuple[str, str, float]:
         x = _scalar(ours, "Relation")
         return _yes(_OPS[self.op](x, self.ref)), "n/a", math.nan
@@ -147,6 +204,10 @@ class Order(Expect):
 
     def text(self) -> str:
         return (" < " if self.strict else " <= ").join(self.keys)
+
+    @property
+    def rule(self) -> str:
+        return "order"
 
     def check(self, ours: Ours) -> tuple[str, str, float]:
         if not isinstance(ours, Mapping):
@@ -171,18 +232,56 @@ class Range(Expect):
     def text(self) -> str:
         return f"{self.lo:g}-{self.hi:g}{(' ' + self.unit) if self.unit else ''}"
 
+    @property
+    def rule(self) -> str:
+        return _magnitude_rule(self.percent) + " of the range"
+
     def check(self, ours: Ours) -> tuple[str, str, float]:
         x = _scalar(ours, "Range")
-        if self.lo <= x <= self.hi:
-            rel = 0.0
-        else:
-            end = self.lo if x < self.lo else self.hi
-            rel = (x - end) / abs(end) if end != 0 else math.inf
+        end = self.lo if x < self.lo else self.hi
+        dist = 0.0 if self.lo <= x <= self.hi else x - end
+        rel = dist / abs(end) if end != 0 else (0.0 if dist == 0 else math.inf)
         direction = "n/a"
         if self.direction is not None:
             op, ref = self.direction
             direction = _yes(_OPS[op](x, ref))
-        return direction, _yes(abs(rel) <= TOLERANCE), rel
+        return direction, _yes(self._within(dist, end)), rel
+
+
+@dataclass(frozen=True)
+class Trend(Expect):
+    """The paper states a trend ("X rises with Y") and shows its size: ours is our change
+    (in the units of ``paper_change``, the paper's own change over the same span). The
+    direction holds when ours moves the paper's way (``op``: ``">"`` a rise, ``"<"`` a fall);
+    the magnitude when it moves by at least :data:`MATERIAL_TREND` of the paper's change."""
+
+    op: str = ">"
+    paper_change: float = math.nan
+
+    def __post_init__(self) -> None:
+        if self.op not in (">", "<"):
+            raise ValueError(f"a trend rises ('>') or falls ('<'), got {self.op!r}")
+        if not math.isfinite(self.paper_change) or self.paper_change == 0:
+            raise ValueError("a trend needs the paper's own (non-zero) change")
+
+    def text(self) -> str:
+        word = "rises" if self.op == ">" else "falls"
+        return f"{word} (paper: {self.paper_change:+g}{(' ' + self.unit) if self.unit else ''})"
+
+    @property
+    def rule(self) -> str:
+        return f"trend: the paper's way by >= {MATERIAL_TREND:g} of its change"
+
+    def check(self, ours: Ours) -> tuple[str, str, float]:
+        x = _scalar(ours, "Trend")
+        direction = _yes(_OPS[self.op](x, 0.0))
+        material = _yes(abs(x) >= MATERIAL_TREND * abs(self.paper_change))
+        return direction, material, (x - self.paper_change) / abs(self.paper_change)
+
+
+def _magnitude_rule(percent: bool, abs_tol: float = 0.0) -> str:
+    rule = f"±{POINTS_TOLERANCE:g} points" if percent else f"±{RELATIVE_TOLERANCE:.0%}"
+    return rule + (f" (or ±{abs_tol:g})" if abs_tol else "")
 
 
 # --- a claim -----------------------------------------------------------------------------------
@@ -195,7 +294,11 @@ class Claim:
     lacks an input. ``readings`` names the study readings the value depends on (empty: the
     same under every reading). ``workload`` is one of :data:`WORKLOAD_KINDS` or a function
     of the dataset returning one. A claim the model cannot address has ``paper`` and ``ours``
-    left out and ``not_modelled`` set to the reason.
+    left out and ``not_modelled`` set to the reason. ``basis`` (one of :data:`BASES`, or a
+    function of the dataset returning one: a row is ``calibrated`` where a synthetic preset
+    fitted to it stands in, a ``prediction`` on a real trace) says whether the row is a
+    result; ``part_of`` names the comparison claim (an Order or a Relation of the same
+    registry) a number belongs to: it is not held while that fails.
     """
 
     id: str
@@ -207,8 +310,15 @@ class Claim:
     readings: tuple[str, ...] = ()
     note: str | Callable[[xr.Dataset, str], str] = ""
     not_modelled: str = ""
+    basis: str | BasisFn = ""
+    part_of: str = ""
 
     def __post_init__(self) -> None:
+        if not callable(self.basis) and self.basis not in BASES:
+            raise ValueError(
+                f"claim {self.id}: basis {self.basis!r}; every claim states one of "
+                f"{', '.join(BASES)}"
+            )
         if self.not_modelled:
             return
         if self.paper is None or self.ours is None:
@@ -247,6 +357,18 @@ def _verdict(direction: str, within: str) -> str:
     return "missed"
 
 
+def _basis(claim: Claim, ds: xr.Dataset) -> str:
+    if not callable(claim.basis):
+        return claim.basis
+    try:
+        basis = claim.basis(ds)
+    except (MissingInput, KeyError):
+        return "prediction"  # the row is "not evaluated" then, whatever its basis
+    if basis not in BASES:
+        raise ValueError(f"claim {claim.id}: basis {basis!r} not in {list(BASES)}")
+    return basis
+
+
 def _workload_kind(claim: Claim, ds: xr.Dataset) -> str:
     kind = claim.workload(ds) if callable(claim.workload) else claim.workload
     if kind not in WORKLOAD_KINDS:
@@ -260,11 +382,13 @@ def evaluate_claim(claim: Claim, ds: xr.Dataset, reading: str) -> dict[str, Any]
         "claim": claim.id,
         "where": claim.where,
         "statement": claim.statement,
+        "basis": _basis(claim, ds),
         "paper": claim.paper.text() if claim.paper is not None else "",
         "ours": np.nan,
         "rel_diff": np.nan,
+        "rule": claim.paper.rule if claim.paper is not None else "",
         "direction_held": "n/a",
-        "within_25pct": "n/a",
+        "magnitude_held": "n/a",
         "reading": reading if claim.readings else "any",
         "note": "",
     }
@@ -292,7 +416,7 @@ def evaluate_claim(claim: Claim, ds: xr.Dataset, reading: str) -> dict[str, Any]
         "ours": _fmt(ours),
         "rel_diff": round(rel, 4) if np.isfinite(rel) else np.nan,
         "direction_held": direction,
-        "within_25pct": within,
+        "magnitude_held": within,
         "verdict": _verdict(direction, within),
         "workload_kind": kind,
         "note": _with_unverified(note, kind, ds),
@@ -315,7 +439,19 @@ def _with_unverified(note: str, kind: str, ds: xr.Dataset) -> str:
 def evaluate(claims: Sequence[Claim], ds: xr.Dataset, reading: str) -> pd.DataFrame:
     """Every claim of a registry evaluated under one reading (one row each, none dropped)."""
     _check_unique(claims)
-    return pd.DataFrame([evaluate_claim(c, ds, reading) for c in claims], columns=COLUMNS)
+    rows = {c.id: evaluate_claim(c, ds, reading) for c in claims}
+    for c in claims:
+        if c.part_of:
+            _bind(rows[c.id], rows[c.part_of])
+    return pd.DataFrame(list(rows.values()), columns=COLUMNS)
+
+
+def _bind(row: dict[str, Any], comparison: dict[str, Any]) -> None:
+    """A number that belongs to a comparison is not held while the comparison is reversed."""
+    if row["verdict"] == "held" and comparison["direction_held"] == "no":
+        row["verdict"] = "missed"
+        why = f"held alone, but its comparison {comparison['claim']} is reversed"
+        row["note"] = "; ".join(filter(None, [why, row["note"]]))
 
 
 def by_reading(claims: Sequence[Claim], ds: xr.Dataset, readings: Readings) -> pd.DataFrame:
@@ -323,6 +459,7 @@ def by_reading(claims: Sequence[Claim], ds: xr.Dataset, readings: Readings) -> p
     columns ``<reading>: verdict`` / ``<reading>: ours``, and ``changes`` (the verdict is not
     the same under all readings)."""
     rows = []
+    by_id = {c.id: c for c in claims}
     for c in claims:
         if not c.readings or c.not_modelled:
             continue
@@ -334,6 +471,8 @@ def by_reading(claims: Sequence[Claim], ds: xr.Dataset, readings: Readings) -> p
                 row[f"{r}: verdict"], row[f"{r}: ours"] = "n/a", np.nan
                 continue
             ev = evaluate_claim(c, ds, r)
+            if c.part_of:
+                _bind(ev, evaluate_claim(by_id[c.part_of], ds, r))
             row[f"{r}: verdict"], row[f"{r}: ours"] = ev["verdict"], ev["ours"]
             verdicts.append(ev["verdict"])
         row["changes"] = len(set(verdicts)) > 1
@@ -349,6 +488,9 @@ def _check_unique(claims: Sequence[Claim]) -> None:
         if c.id in seen:
             raise ValueError(f"claim id {c.id!r} appears twice in one registry")
         seen.add(c.id)
+    for c in claims:
+        if c.part_of and c.part_of not in seen:
+            raise ValueError(f"claim {c.id}: part_of {c.part_of!r} is no claim of this registry")
 
 
 # --- helpers the registries share --------------------------------------------------------------

@@ -16,7 +16,7 @@ import xarray as xr
 from skftl.errors import ConfigError
 from skftl.io import write_csv
 from skftl.plot import save_figure, use_style
-from skftl.studies.claims import VERDICTS, WORKLOAD_KINDS, by_reading, evaluate
+from skftl.studies.claims import BASES, VERDICTS, WORKLOAD_KINDS, by_reading, evaluate
 from skftl.studies.provenance import check_shared_settings
 from skftl.studies.registry import STUDIES, dataset_file, study_module
 
@@ -76,13 +76,31 @@ def _tally(rows: pd.DataFrame, index: list[str]) -> pd.DataFrame:
     return table
 
 
-_ORDER = {"study": list(STUDIES), "workload_kind": list(WORKLOAD_KINDS)}
+_ORDER = {"study": list(STUDIES), "workload_kind": list(WORKLOAD_KINDS), "basis": list(BASES)}
+
+
+def predictions(card: pd.DataFrame) -> pd.DataFrame:
+    """The rows that are results: claims whose basis is ``prediction``."""
+    if "basis" not in card.columns:
+        raise ConfigError("scorecard: rows without a basis predate it: run the studies again")
+    return card[card["basis"] == "prediction"]
 
 
 def counts(card: pd.DataFrame, by_kind: bool = False) -> pd.DataFrame:
-    """Claims per verdict (columns, in :data:`VERDICTS` order), per study (and workload kind),
-    in the registry's study order and :data:`WORKLOAD_KINDS` order."""
-    table = _tally(card, ["study", "workload_kind"] if by_kind else ["study"])
+    """Predictions per verdict (columns, in :data:`VERDICTS` order), per study (and workload
+    kind), in the registry's study order and :data:`WORKLOAD_KINDS` order. Claims of any
+    other basis are not results: :func:`not_results` counts them apart."""
+    table = _tally(predictions(card), ["study", "workload_kind"] if by_kind else ["study"])
+    return table.sort_index(key=lambda idx: idx.map(_ORDER[idx.name].index))
+
+
+def not_results(card: pd.DataFrame) -> pd.DataFrame:
+    """The claims that are not predictions, per study and basis (input, by construction,
+    calibrated, inferred) and verdict: listed apart, never counted as results."""
+    rest = card[card["basis"] != "prediction"]
+    if rest.empty:
+        return pd.DataFrame(columns=[*VERDICTS, "total"])
+    table = _tally(rest, ["study", "basis"])
     return table.sort_index(key=lambda idx: idx.map(_ORDER[idx.name].index))
 
 
@@ -100,8 +118,17 @@ def coverage(study: str) -> pd.DataFrame:
 
 
 def verdict_counts(head: pd.DataFrame) -> pd.DataFrame:
-    """Claims per workload kind and verdict, of one study's scorecard rows."""
-    return _tally(head, ["workload_kind"])
+    """Predictions per workload kind and verdict, of one study's scorecard rows (the claims
+    of other bases: :func:`other_bases`)."""
+    return _tally(predictions(head), ["workload_kind"])
+
+
+def other_bases(head: pd.DataFrame) -> pd.DataFrame:
+    """One study's claims that are not predictions, per basis and verdict: listed apart."""
+    rest = head[head["basis"] != "prediction"]
+    if rest.empty:
+        return pd.DataFrame(columns=[*VERDICTS, "total"])
+    return _tally(rest, ["basis"]).sort_index(key=lambda idx: idx.map(list(BASES).index))
 
 
 def claim_rows(head: pd.DataFrame, *prefixes: str) -> pd.DataFrame:
@@ -126,13 +153,7 @@ def changed_readings(table: pd.DataFrame) -> pd.DataFrame:
     return table.loc[table["changes"].astype(bool), cols].set_index("claim")
 
 
-def figure(card: pd.DataFrame) -> plt.Figure:
-    """Per study and workload kind, the claims held / direction only / missed / not modelled /
-    not evaluated, as stacked horizontal bars."""
-    use_style()
-    table = counts(card, by_kind=True).drop(columns="total")
-    labels = [f"{s} · {k}" for s, k in table.index]
-    fig, ax = plt.subplots(figsize=(7.5, 0.32 * len(labels) + 1.4))
+def _bars(ax: plt.Axes, table: pd.DataFrame, labels: list[str]) -> None:
     left = pd.Series(0, index=table.index)
     y = range(len(labels))
     for verdict in VERDICTS:
@@ -141,10 +162,31 @@ def figure(card: pd.DataFrame) -> plt.Figure:
         left = left + vals
     ax.set_yticks(list(y), labels)
     ax.invert_yaxis()
-    ax.set_xlabel("claims of the paper")
-    ax.set_title("Which claims hold here (per study and the workload they rest on)")
-    ax.legend(loc="lower right", ncols=len(VERDICTS), bbox_to_anchor=(1.0, 1.06), fontsize=7)
     ax.grid(axis="y", visible=False)
+
+
+def figure(card: pd.DataFrame) -> plt.Figure:
+    """Predictions per study and workload kind, held / direction only / missed / not modelled /
+    not evaluated, as stacked horizontal bars; below, apart, the claims that are not results
+    (inputs echoed, by construction, calibrated, our inferences) per study and basis."""
+    use_style()
+    table = counts(card, by_kind=True).drop(columns="total")
+    rest = not_results(card).drop(columns="total")
+    n_top, n_low = len(table), max(len(rest), 1)
+    fig, (ax, low) = plt.subplots(
+        2,
+        1,
+        figsize=(7.5, 0.32 * (n_top + n_low) + 2.4),
+        height_ratios=[n_top + 0.5, n_low + 0.5],
+        sharex=True,
+    )
+    _bars(ax, table, [f"{s} · {k}" for s, k in table.index])
+    ax.set_title("Which of the papers' predictions hold here (per study and workload)")
+    ax.legend(loc="lower right", ncols=len(VERDICTS), bbox_to_anchor=(1.0, 1.08), fontsize=7)
+    if len(rest):
+        _bars(low, rest, [f"{s} · {b.replace('_', ' ')}" for s, b in rest.index])
+    low.set_title("Not results, listed apart: inputs, by construction, calibrated, inferred")
+    low.set_xlabel("claims of the paper")
     fig.tight_layout()
     return fig
 
@@ -187,9 +229,28 @@ def _cmd_scorecard(args: argparse.Namespace) -> int:
     if args.figure:
         draw(card, args.figure)
     with pd.option_context("display.width", 200, "display.max_colwidth", 70):
+        print("Predictions (the results): claims per verdict")
         print(counts(card, by_kind=args.by_kind).to_string())
+        rest = not_results(card)
+        if len(rest):
+            print("\nNot results, listed apart (inputs, by construction, calibrated, inferred):")
+            print(rest.to_string())
+        robust = root / "robustness.csv"
+        if robust.is_file():
+            from skftl.studies.robustness import counts as robustness_counts
+
+            classes = pd.read_csv(robust, keep_default_na=False)
+            classes = classes[classes["study"].isin(wanted)]
+            print(
+                f"\nPredictions over every plausible value of the unstated assumptions ({robust}):"
+            )
+            print(robustness_counts(classes).to_string())
+            card = card.merge(
+                classes[["study", "claim", "class"]], how="left", on=["study", "claim"]
+            )
         if args.claims:
-            cols = ["study", "claim", "where", "paper", "ours", "verdict", "workload_kind"]
+            cols = ["study", "claim", "basis", "paper", "ours", "verdict", "workload_kind"]
+            cols += ["class"] if "class" in card.columns else []
             print()
             print(card[cols].to_string(index=False))
     return 0

@@ -118,7 +118,12 @@ def _results(root: Path, seeds: dict[str, int], scales: dict[str, str] | None = 
         path.parent.mkdir(parents=True, exist_ok=True)
         ds.to_netcdf(path, engine="h5netcdf")
         pd.DataFrame(
-            {"claim": ["a"], "verdict": ["held"], "workload_kind": ["synthetic stand-in"]}
+            {
+                "claim": ["a"],
+                "verdict": ["held"],
+                "workload_kind": ["synthetic stand-in"],
+                "basis": ["prediction"],
+            }
         ).to_csv(path.parent / "headline.csv", index=False)
     return root
 

@@ -96,13 +96,13 @@ rule scorecard:
         csv=report(
             "results/scorecard.csv",
             caption="../report/scorecard_table.rst",
-            category="Scorecard",
+            category="1. Scorecard",
             labels={"what": "every claim, scored"},
         ),
         png=report(
             "figures/scorecard.png",
             caption="../report/scorecard_figure.rst",
-            category="Scorecard",
+            category="1. Scorecard",
             labels={"what": "claims per verdict"},
         ),
         pdf="figures/scorecard.pdf",

@@ -6,7 +6,8 @@ paper, scored by :mod:`skftl.studies.claims`) and `figures` (what the notebook d
 """
 
 from skftl.studies.bnvm import claims, figures, simulate
+from skftl.studies.bnvm.assumptions import ASSUMPTIONS
 from skftl.studies.bnvm.claims import CLAIMS, READINGS
 from skftl.studies.bnvm.simulate import *  # noqa: F403  (run and the study's public names)
 
-__all__ = ["CLAIMS", "READINGS", "claims", "figures", "simulate", *simulate.__all__]
+__all__ = ["ASSUMPTIONS", "CLAIMS", "READINGS", "claims", "figures", "simulate", *simulate.__all__]

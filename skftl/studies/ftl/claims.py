@@ -43,6 +43,7 @@ def _eq12(ppb: int, sf: float) -> Claim:
         paper=Value(value=round(waf_greedy(sf, ppb), 4)),
         ours=lambda ds, reading: _measured(ds, ppb, sf),
         workload="same",
+        basis="prediction",
         readings=("reserve_inside",),
         note="the simulator keeps its GC reserve inside the spare factor, so it sits a little "
         "above the model where blocks are big and spare is small",
@@ -60,6 +61,7 @@ def _falls(ppb: int) -> Claim:
             f"Sf={sf:.2f}": _measured(ds, ppb, sf) for sf in reversed(SPARE_FACTORS)
         },
         workload="same",
+        basis="prediction",
     )
 
 
@@ -71,6 +73,7 @@ def _below_lru(ppb: int, sf: float) -> Claim:
         paper=Relation(op="<", ref=1.0, unit="(greedy / LRU WAF)"),
         ours=lambda ds, reading: _measured(ds, ppb, sf) / waf_lru(sf),
         workload="same",
+        basis="prediction",
     )
 
 

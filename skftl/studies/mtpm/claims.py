@@ -17,7 +17,17 @@ throughputs, or their difference in points); how many verifies an MSB loop takes
 and two labelled set-ups that are not readings of the text: the earlier read model (data-out
 inside the chip) and DCC's decision latency CALIBRATED to the paper's 8.21 %. Every claim
 that rests on the simulation is scored under each (the dataset's ``setup`` dimension holds
-the runs). The default is argued from the text in ``notebooks/03_mtpm.ipynb``.
+the runs). The default is argued from the text in ``notebooks/03_mtpm.ipynb``; the readings
+that are alternatives of an unstated choice (``atomic``, ``verify2``, ``read_on_chip``) are
+declared with the study's other assumptions in :mod:`skftl.studies.mtpm.assumptions`.
+
+Basis (what a row rests on; only predictions are results): Table III and T_trans are eq. (3)
+over configured constants (by construction) and Table IV's latencies (inputs); Sec. IV-A's
+read ratios are properties of the configured workloads (inputs), or of synthetic presets set
+from the paper's ratios (calibrated); the budget guarantees (Fig. 11(c), DCC's, Sec. V) and
+NPM's falling violations hold for any workload by design (by construction); the budget-caused
+loss and the Table III bound on the alpha-8 overhead are our inferences. Everything else is
+computed by the simulation from the workload (prediction).
 """
 
 from __future__ import annotations
@@ -30,10 +40,12 @@ import numpy as np
 import xarray as xr
 
 from skftl.studies.claims import (
+    POINTS_TOLERANCE,
     Claim,
     MissingInput,
     Readings,
     Relation,
+    Trend,
     Value,
     kind_of_labels,
     sel,
@@ -275,8 +287,11 @@ def _overhead_note(ds: xr.Dataset, reading: str) -> str:
     pct = float(sel(ovh, operation="read", overhead_case="max_percent"))
     return (
         "At alpha = 8 no budget binds, so only the protocol's latency is left: eq. (3) gives "
-        f"the ring at most {pct:.2f} % of a read (Table III), and DCC only its decision "
-        "latency (0 unless calibrated: the sweep is in the notebook)."
+        f"the ring at most {pct:.2f} % of a read (Table III), so the ±5-point window around "
+        "the paper's 3.8 % holds every overhead eq. (3) allows and only its sign is tested; "
+        "DCC is left only its decision latency, which the paper does not give (assumption "
+        "dcc_decision_ns: at 0 DCC equals NPM at alpha = 8 for any workload; the sweep is in "
+        "the notebook)."
     )
 
 
@@ -358,7 +373,40 @@ def _read_ratio_note(workload: str) -> Callable[[xr.Dataset, str], str]:
     return note
 
 
+_BUDGET_BY_DESIGN = (
+    "[by construction: a token scheme starts an atomic or sub-atomic operation only with "
+    "ceil(peak / I_token) tokens and the ring holds TT = PB / I_token of them, so the summed "
+    "current never exceeds PB for any workload; the row checks the simulator, it predicts "
+    "nothing]"
+)
+_DCC_BY_DESIGN = (
+    "[by construction: DCC starts an operation only where its envelope (the peak of every "
+    "atomic or sub-atomic operation, an upper bound of the profile) fits under the budget with "
+    "every operation already scheduled, so no workload makes it exceed PB]"
+)
+
+
 # ------------------------------------------------------------------ the registry
+# Table III's cells are eq. (3) over configured constants and Table IV's latencies: none is a
+# result of the simulation (key -> basis, why)
+_TABLE3_BASIS = {
+    "n_atomic": ("by_construction", "Table I's operation structure with the configured 10 "
+                 "program loops (2 per loop), 3 per read, 2 per erase, for any workload"),
+    "min": ("by_construction", "eq. (3) at n = 0 over the configured T_comp"),
+    "max": ("by_construction", "eq. (3) at n = 7 over the configured T_trans, T_comp and 8 chips"),
+    "latency_us": ("input", "Table IV's tPROG (LSB) / tR / tBER, which the shipped profiles "
+                   "are built to; a Table IV input echoed"),
+    "max_pct": ("by_construction", "eq. (3)'s largest overhead over Table IV's latency, both "
+                "configured"),
+}  # fmt: skip
+
+
+_ERASE_MAX_DERIVED = (
+    "the paper's 102 is derived from eq. (3) (2 x (7 x 7 + 2)): the cell is not printed in "
+    "Table III as we have it; ours is eq. (3) too"
+)
+
+
 def _table3() -> list[Claim]:
     out = []
     rows = (
@@ -370,6 +418,9 @@ def _table3() -> list[Claim]:
     )  # fmt: skip
     for op, paper in TABLE_III.items():
         for key, name, case, unit, what in rows:
+            basis, why = _TABLE3_BASIS[key]
+            if (key, op) == ("max", "erase"):
+                basis, why = "inferred", _ERASE_MAX_DERIVED
 
             def ours(ds: xr.Dataset, reading: str, name=name, case=case, op=op) -> float:
                 da = sel(var(ds, name), operation=op)
@@ -388,9 +439,11 @@ def _table3() -> list[Claim]:
                     ),
                     ours=ours,
                     workload="none",
-                    note="eq. (3) with T_trans = key + token bits, T_comp = 2 cycles, 200 MHz; "
-                    "atomic operations and latency from the model's operation structure "
-                    "(Table I, 10 program loops) and its calibrated profiles",
+                    basis=basis,
+                    note=f"[{basis.replace('_', ' ')}: {why}] eq. (3) with T_trans = key + token "
+                    "bits, T_comp = 2 cycles, 200 MHz; atomic operations and latency from the "
+                    "model's operation structure (Table I, 10 program loops) and its calibrated "
+                    "profiles",
                 )
             )
     return out
@@ -399,29 +452,35 @@ def _table3() -> list[Claim]:
 def _sec3e() -> list[Claim]:
     area = "RTL synthesis (Design Compiler, TSMC 180 nm) is outside a behavioural simulator"
     return [
+        # a result of RTL synthesis (a prediction, of a model we do not have)
         Claim("sec3e.area.MTPM", "Sec. III-E", "cell area of MTPM",
-              paper=Value(value=17124.48, unit="um^2"), not_modelled=area),
+              paper=Value(value=17124.48, unit="um^2"), not_modelled=area, basis="prediction"),
         Claim("sec3e.area.KMTPM_A", "Sec. III-E", "cell area of KMTPM (atomic)",
-              paper=Value(value=17965.44, unit="um^2"), not_modelled=area),
+              paper=Value(value=17965.44, unit="um^2"), not_modelled=area, basis="prediction"),
         Claim("sec3e.area.KMTPM_SA", "Sec. III-E", "cell area of KMTPM (sub-atomic), the largest",
-              paper=Value(value=18950.4, unit="um^2"), not_modelled=area),
+              paper=Value(value=18950.4, unit="um^2"), not_modelled=area, basis="prediction"),
         Claim("sec3e.area_share", "Sec. III-E / Sec. V",
               "KMTPM (sub-atomic) takes under 0.015 % of an NFM chip's area",
-              paper=Relation(op="<", ref=0.015, unit="%"), not_modelled=area),
+              paper=Relation(op="<", ref=0.015, unit="%"), not_modelled=area,
+              basis="prediction"),
+        # sums of register widths and data-structure sizes: fixed by the design, any workload
         Claim("sec3e.register_bits", "Sec. III-E",
               "KMTPM (sub-atomic) needs 77 register bits at TG = 4, alpha = 4",
-              paper=Value(value=77, unit="bits"),
+              paper=Value(value=77, unit="bits"), basis="by_construction",
               not_modelled="register layout (token table, HT / UT, RT, sender / receiver) is "
               "hardware detail the simulator does not build; only T_trans is modelled"),
         Claim("sec3e.dcc_bytes", "Sec. III-E", "DCC needs 144 bytes of controller state",
-              paper=Value(value=144, unit="bytes"),
+              paper=Value(value=144, unit="bytes"), basis="by_construction",
               not_modelled="DCC's controller data structures are not modelled, only its "
               "scheduling rule"),
         Claim("sec3e.t_trans", "Sec. III-E (eq. 3)",
               "key + tokens take 7 bits, sent in 7 cycles, at TG = 4 and alpha = 4",
               paper=Value(value=T_TRANS, unit="cycles"),
               ours=lambda ds, r: float(var(ds, "token_transfer_cycles")),
-              note="1 key bit + ceil(log2(TT + 1)) token bits at the run's alpha and TG"),
+              basis="by_construction",
+              note="[by construction: eq. (3)'s definition over the configured alpha and TG, "
+              "for any workload] 1 key bit + ceil(log2(TT + 1)) token bits at the run's alpha "
+              "and TG"),
     ]  # fmt: skip
 
 
@@ -447,20 +506,34 @@ def _sec3f2() -> list[Claim]:
               "one ring over every channel's chips: KMTPM (sub-atomic) reduces MTPM's overhead "
               "(throughput / NPM, KMTPM sub-atomic minus MTPM)",
               paper=Relation(op=">", ref=0.0), ours=sa_vs_mtpm, workload=_mc_kind,
+              basis="prediction",
               note="4 channels x 8 ways on the NAND operations the FTL kernel issues for the "
               "multi-channel trace (beyond the paper's experiments)"),
         Claim("sec3f2.via_controller_costs", "Sec. III-F2",
               "tokens passed via the controller compete with data on the channel: KMTPM "
               "(sub-atomic) via the controller / on one ring",
               paper=Relation(op="<", ref=1.0), ours=ctrl, workload=_mc_kind,
+              basis="prediction",
               note="grants and returns queue behind page transfers on the chip's channel"),
         Claim("sec3f2.mtpm_more_chips", "Sec. III-F2",
               "MTPM's overhead grows with the number of chips on one ring: its throughput / "
               "NPM on 32 chips over that on 8 (R50, budget = chips / 2)",
               paper=Relation(op="<", ref=1.0), ours=chips, workload=SYNTH,
-              note="a larger ring also pools a larger budget: more chips share the tokens, "
-              "which works against the longer trips of the key"),
+              basis="prediction",
+              note="the paper expects a trend (more chips, more overhead) but runs no "
+              "experiment, so there is no change of its own to measure ours against (a "
+              "relation, not a Trend); a larger ring also pools a larger budget: more chips "
+              "share the tokens, which works against the longer trips of the key"),
     ]  # fmt: skip
+
+
+# Sec. IV-A's read ratios are properties of the workloads we configure, not results of the
+# power model: where no trace of the paper's name is found the configured stand-in is a
+# synthetic preset whose read share was set from a published read % of that trace (calibrated);
+# elsewhere the row echoes a property of the configured trace file (input): it checks the
+# stand-in, it predicts nothing
+READ_RATIO_BASIS = {"Financial1": "calibrated", "Financial2": "calibrated", "WebSearch1": "input",
+                    "MSR": "input", "TPCC": "input"}  # fmt: skip
 
 
 def _sec4a() -> list[Claim]:
@@ -479,6 +552,7 @@ def _sec4a() -> list[Claim]:
                 paper=Value(value=pct, unit="%"),
                 ours=ours,
                 workload=_real_kind([w]),
+                basis=READ_RATIO_BASIS[w],
                 note=_read_ratio_note(w),
             )
         )
@@ -496,6 +570,7 @@ def _fig11() -> list[Claim]:
                 100.0 * float(sel(var(ds, "peak_over_budget"), scheme=s, trace="R50"))
             ),
             workload=SYNTH,
+            basis="prediction",
             note=_peak_note,
         )
         for s, v in FIG11_PEAK.items()
@@ -508,6 +583,7 @@ def _fig11() -> list[Claim]:
             paper=Relation(op=">", ref=0.0),
             ours=lambda ds, r, s=s: float(sel(var(ds, "peak_over_budget"), scheme=s).min()),
             workload=SYNTH,
+            basis="prediction",
         )
         for s in ("NPM", "PPM")
     ]
@@ -521,6 +597,8 @@ def _fig11() -> list[Claim]:
                 sel(var(ds, "peak_over_budget"), scheme="KMTPM_SA", trace="R50")
             ),
             workload=SYNTH,
+            basis="by_construction",
+            note=_BUDGET_BY_DESIGN,
         )
     )
     return out
@@ -546,22 +624,34 @@ def _fig12() -> list[Claim]:
         Claim("fig12.best_tg", "Fig. 12 / Sec. IV-C1",
               "KMTPM (sub-atomic) throughput peaks at TG = 4 (traces other than R100)",
               paper=Relation(op="==", ref=4.0, unit="TG"), ours=best, workload=SYNTH,
+              basis="prediction",
               note="TG 5 quantises currents more finely, but each hop of the ring carries "
               "one more token bit (one more cycle)"),
         Claim("fig12.tg4_over_tg2", "Sec. IV-C1",
               "a larger TG improves throughput: TG 4 / TG 2 (mean over traces but R100)",
-              paper=Relation(op=">", ref=1.0), ours=step(2, 4), workload=SYNTH),
+              paper=Relation(op=">", ref=1.0), ours=step(2, 4), workload=SYNTH,
+              basis="prediction",
+              note="a trend the paper states without a number (Fig. 12's values are not in its "
+              "text), so no change of its own to measure ours against: a relation"),
         Claim("fig12.tg5_below_tg4", "Sec. IV-C1",
               "at TG = 5 throughput falls again: TG 5 / TG 4 (mean over traces but R100)",
               paper=Relation(op="<", ref=1.0), ours=step(4, 5), workload=SYNTH,
+              basis="prediction",
               note="the token-transfer cost of TG 5 is a few cycles against operations of "
               "tens of microseconds, so the fall is small either way"),
         Claim("fig12.r100_flat", "Sec. IV-C1",
               "R100 shows little difference across TG: its spread over TG / the other "
               "traces' mean spread",
               paper=Relation(op="<", ref=1.0), ours=flat, workload=SYNTH,
-              note=_r100_tg_note),
+              basis="prediction", note=_r100_tg_note),
     ]  # fmt: skip
+
+
+FIG13_COMPARISON = {  # a Fig. 13 mean -> the comparison the paper states it under
+    "KMTPM_SA": "fig13.kmtpm_sa_best",
+    "MTPM": "fig13.atomic_over_dcc.MTPM",
+    "KMTPM_A": "fig13.atomic_over_dcc.KMTPM_A",
+}
 
 
 def _fig13() -> list[Claim]:
@@ -575,6 +665,10 @@ def _fig13() -> list[Claim]:
                 paper=Value(value=v, unit="%", direction=("<", 0.0)),
                 ours=lambda ds, r, s=s: _pct(avg(norm(ds, s, r))),
                 workload=SYNTH,
+                basis="prediction",
+                # the paper gives each mean beside a comparison: KMTPM (sub-atomic) loses least
+                # (in every trace but R100), MTPM and KMTPM (atomic) less than DCC
+                part_of=FIG13_COMPARISON[s],
                 note=_sa_note if s == "KMTPM_SA" else _atomic_note,
             )
         )
@@ -588,6 +682,22 @@ def _fig13() -> list[Claim]:
         sa = sel(norm(ds, "KMTPM_SA", r), trace=tr)
         rest = [sel(norm(ds, s, r), trace=tr) for s in GUARDED if s != "KMTPM_SA"]
         return float((sa > xr.concat(rest, "s").max("s")).mean())
+
+    def sa_best_note(ds: xr.Dataset, r: str) -> str:
+        tr = traces_except(ds, "R100")
+        lost = []
+        for t in tr:
+            sa = float(sel(norm(ds, "KMTPM_SA", r), trace=t))
+            best = max((float(sel(norm(ds, s, r), trace=t)), s) for s in GUARDED
+                       if s != "KMTPM_SA")  # fmt: skip
+            if best[0] >= sa:
+                lost.append(f"{t}: {best[1]} {best[0]:.3f} vs {sa:.3f}")
+        return (
+            "'less degradation compared to other methods ... in most traces except for R100' "
+            "(Sec. IV-C2) names R100 as the exception: a share of 1 over the other traces (it "
+            "was a majority, > 0.5, before). "
+            + ("beaten on " + "; ".join(lost) if lost else "best on every trace but R100")
+        )
 
     def r100_small(ds: xr.Dataset, r: str) -> float:
         tr = traces_except(ds, "R100")
@@ -607,50 +717,64 @@ def _fig13() -> list[Claim]:
               "MTPM loses less throughput than DCC (mean throughput ratio MTPM / DCC)",
               paper=Relation(op=">", ref=1.0), readings=ALL, workload=SYNTH,
               ours=lambda ds, r: avg(norm(ds, "MTPM", r)) / avg(norm(ds, "DCC", r)),
-              note=_dcc_note),
+              basis="prediction", note=_dcc_note),
         Claim("fig13.atomic_over_dcc.KMTPM_A", "Sec. IV-C2",
               "KMTPM (atomic) loses less throughput than DCC (KMTPM atomic / DCC)",
               paper=Relation(op=">", ref=1.0), readings=ALL, workload=SYNTH,
               ours=lambda ds, r: avg(norm(ds, "KMTPM_A", r)) / avg(norm(ds, "DCC", r)),
-              note=_dcc_note),
+              basis="prediction", note=_dcc_note),
         Claim("fig13.kmtpm_a_vs_mtpm", "Sec. IV-C2",
               "KMTPM (atomic)'s throughput is lower than MTPM's (points of NPM)",
               paper=Value(value=KMTPM_A_VS_MTPM, unit="pts", direction=("<", 0.0)),
               ours=lambda ds, r: 100.0 * (avg(norm(ds, "KMTPM_A", r)) - avg(norm(ds, "MTPM", r))),
-              workload=SYNTH, note=_kmtpm_a_vs_mtpm_note),
+              workload=SYNTH, basis="prediction", note=_kmtpm_a_vs_mtpm_note),
         Claim("fig13.kmtpm_sa_vs_dcc", "Sec. IV-C2 / Sec. V",
               "KMTPM (sub-atomic) outperforms DCC (NPM-normalised mean throughputs)",
               paper=Value(value=SA_VS_DCC, unit="%", direction=(">", 0.0)),
-              ours=sa_vs_dcc, readings=ALL, workload=SYNTH, note=_dcc_note),
+              ours=sa_vs_dcc, readings=ALL, workload=SYNTH, basis="prediction", note=_dcc_note),
         Claim("fig13.kmtpm_sa_best", "Sec. IV-C2",
-              "KMTPM (sub-atomic) loses least of the budget-keeping schemes in most traces "
+              "KMTPM (sub-atomic) loses least of the budget-keeping schemes in every trace "
               "but R100 (share of those traces)",
-              paper=Relation(op=">", ref=0.5), ours=sa_best, readings=ALL, workload=SYNTH),
+              paper=Relation(op=">=", ref=1.0), ours=sa_best, readings=ALL, workload=SYNTH,
+              basis="prediction", note=sa_best_note),
         Claim("fig13.r100_small", "Sec. IV-C2",
               "on R100 (reads only) the token schemes lose less: their mean throughput / NPM "
               "on R100 minus that on the other traces",
               paper=Relation(op=">", ref=0.0), ours=r100_small, workload=SYNTH,
+              basis="prediction",
               note="a read needs most of I_max during its execution phase in our profiles "
               "(atomic table), so atomic schemes still run only a few reads at once"),
         Claim("fig13.dcc_low_with_reads", "Sec. IV-C2",
               "DCC is slower on traces with reads: its throughput / NPM on R25-R100 over R0",
               paper=Relation(op="<", ref=1.0), ours=dcc_reads, readings=ALL, workload=SYNTH,
-              note=_dcc_reads_note),
+              basis="prediction", note=_dcc_reads_note),
         Claim("fig13.ppm_like_npm", "Sec. IV-C2",
-              "PPM's throughput is similar to NPM's ('similar' read as within 5 points)",
-              paper=Value(value=0.0, unit="%", abs_tol=5.0),
-              ours=lambda ds, r: _pct(avg(norm(ds, "PPM", r))), workload=SYNTH),
+              "PPM's throughput is similar to NPM's ('similar': within the ±5 points a "
+              "percentage is judged by)",
+              paper=Value(value=0.0, unit="%"),
+              ours=lambda ds, r: _pct(avg(norm(ds, "PPM", r))), workload=SYNTH,
+              basis="prediction"),
         Claim("fig13.budget_costs", "Sec. IV-C2",
               "keeping the budget costs throughput: the best budget-keeping scheme / NPM",
               paper=Relation(op="<", ref=1.0), ours=guarded_below, readings=ALL,
-              workload=SYNTH),
+              workload=SYNTH, basis="prediction"),
         Claim("fig13.dcc_within", "Sec. IV-C2",
               "DCC keeps the budget (largest peak / PB - 1 over the traces)",
               paper=Relation(op="<=", ref=0.0), readings=ALL, workload=SYNTH,
               ours=lambda ds, r: float(sel(var(ds, "dcc_model_peak_over_budget"),
-                                           dcc_model=dcc_model_of(r)).max())),
+                                           dcc_model=dcc_model_of(r)).max()),
+              basis="by_construction", note=_DCC_BY_DESIGN),
     ]  # fmt: skip
     return out
+
+
+#: "good performance" of KMTPM (sub-atomic) on a real trace: it loses at most this many % of
+#: NPM's throughput there (the paper's own "only 7.1 %" average plus the points tolerance)
+GOOD_LOSS = round(-FIG14_SA_VS_NPM + POINTS_TOLERANCE, 2)
+
+
+def _pct_da(x: xr.DataArray) -> xr.DataArray:
+    return 100.0 * (x - 1.0)
 
 
 def _fig14() -> list[Claim]:
@@ -679,43 +803,52 @@ def _fig14() -> list[Claim]:
 
     def sa_all(ds: xr.Dataset, r: str) -> float:
         _labels(ds)
-        sa = norm(ds, "KMTPM_SA", r, "real")
-        rest = xr.concat([norm(ds, s, r, "real") for s in GUARDED if s != "KMTPM_SA"], "s")
-        return float((sa > rest.max("s")).mean())
+        loss = -_pct_da(norm(ds, "KMTPM_SA", r, "real"))
+        return float((loss <= GOOD_LOSS).mean())
 
     def sa_all_note(ds: xr.Dataset, r: str) -> str:
         sa = norm(ds, "KMTPM_SA", r, "real")
-        beaten = []
+        per = []
         for w in sa.workload.values:
+            x = float(sel(sa, workload=w))
             best = max(
                 (float(sel(norm(ds, s, r, "real"), workload=w)), s)
                 for s in GUARDED
                 if s != "KMTPM_SA"
             )
-            if best[0] >= float(sel(sa, workload=w)):
-                beaten.append(f"{w}: {best[1]} {best[0]:.3f} vs {float(sel(sa, workload=w)):.3f}")
-        return "beaten on " + "; ".join(beaten) if beaten else "best on every workload"
+            per.append(f"{w} {100.0 * (x - 1.0):+.1f} (best other: {best[1]} "
+                       f"{100.0 * (best[0] - 1.0):+.1f})")  # fmt: skip
+        return (
+            "'KMTPM (sub-atomic) shows good performance for all traces and, on average, the "
+            "throughput is decreased only by 7.1 % compared to NPM' (Sec. IV-C2): the "
+            "sentence measures performance against NPM and calls a 7.1 % average loss small, so "
+            f"a trace counts as good when KMTPM (sub-atomic) loses at most {GOOD_LOSS:g} % "
+            f"there (7.1 % plus the {POINTS_TOLERANCE:g} points a percentage is judged by). "
+            "The earlier encoding (beats every other budget-keeping scheme on every trace) "
+            "asked more than the paper says. Throughput vs NPM, %: " + "; ".join(per)
+        )
 
     kind = _real_kind()
     return [
         Claim("fig14.vs_npm.KMTPM_SA", "Fig. 14 / Sec. IV-C2",
               "KMTPM (sub-atomic): mean throughput vs NPM on the real traces",
               paper=Value(value=FIG14_SA_VS_NPM, unit="%", direction=("<", 0.0)), ours=sa,
-              workload=kind, note=_sa_note),
+              workload=kind, basis="prediction", note=_sa_note),
         Claim("fig14.trend", "Sec. IV-C2",
               "the schemes rank on the real traces as on the synthetic ones (Kendall's tau "
               "of the six means; 'similar' read as tau > 0.5)",
-              paper=Relation(op=">", ref=0.5), ours=trend, readings=ALL, workload=kind),
+              paper=Relation(op=">", ref=0.5), ours=trend, readings=ALL, workload=kind,
+              basis="prediction"),
         Claim("fig14.read_heavy_small", "Sec. IV-C2",
               "on the read-intensive Web1 every scheme loses little: its mean loss vs NPM / "
               "the other traces' mean loss",
               paper=Relation(op="<", ref=1.0), ours=read_heavy, readings=ALL,
-              workload=_real_kind(["WebSearch1"])),
+              workload=_real_kind(["WebSearch1"]), basis="prediction"),
         Claim("fig14.kmtpm_sa_all", "Sec. IV-C2",
-              "KMTPM (sub-atomic) does well on every real trace (share of traces where it "
-              "beats every other budget-keeping scheme)",
-              paper=Relation(op="==", ref=1.0), ours=sa_all, readings=ALL, workload=kind,
-              note=sa_all_note),
+              "KMTPM (sub-atomic) shows good performance on every real trace (share of traces "
+              f"where it loses at most {GOOD_LOSS:g} % of NPM's throughput)",
+              paper=Relation(op=">=", ref=1.0), ours=sa_all, readings=ALL, workload=kind,
+              basis="prediction", note=sa_all_note),
     ]  # fmt: skip
 
 
@@ -729,12 +862,22 @@ def _fig15() -> list[Claim]:
             raise MissingInput("alpha_violations_per_ms: fewer than two alphas in this run")
         return float(np.diff(v.values).max())
 
+    def gain_4_8(ds: xr.Dataset, s: str, r: str) -> float:
+        x = norm(ds, s, r, "alpha")
+        return 100.0 * (avg(sel(x, alpha=_alpha(ds, 8.0))) - avg(sel(x, alpha=_alpha(ds, 4.0))))
+
     def rises(ds: xr.Dataset, r: str) -> float:
-        a = sorted(float(x) for x in var(ds, "alpha_throughput").alpha.values)
-        if len(a) < 2:
-            raise MissingInput("alpha_throughput: fewer than two alphas in this run")
-        return min(avg(sel(norm(ds, s, r, "alpha"), alpha=a[-1]))
-                   / avg(sel(norm(ds, s, r, "alpha"), alpha=a[0])) for s in GUARDED)  # fmt: skip
+        return min(gain_4_8(ds, s, r) for s in GUARDED)
+
+    def rises_note(ds: xr.Dataset, r: str) -> str:
+        per = ", ".join(f"{LABEL.get(s, s)} {gain_4_8(ds, s, r):+.2f}" for s in GUARDED)
+        return (
+            "the paper's change is read from its own numbers over alpha 4 -> 8 (Fig. 15's "
+            "values are not in its text): KMTPM (sub-atomic), its smallest riser, goes from "
+            f"{FIG13_VS_NPM['KMTPM_SA']} % (Fig. 13) to -{ALPHA8_OVERHEAD['KMTPM_SA']} % (Sec. "
+            f"IV-C3), +{paper_gain} points; the others rise more (DCC to -8.21 %, MTPM and "
+            f"KMTPM (atomic) from about -22 %). Ours per scheme, points of NPM: {per}"
+        )
 
     def npm_45(ds: xr.Dataset, r: str) -> float:
         return float(sel(npm_v(ds), alpha=[_alpha(ds, 4.0), _alpha(ds, 5.0)]).min())
@@ -748,19 +891,25 @@ def _fig15() -> list[Claim]:
         Claim("fig15.npm_violations_fall", "Fig. 15 / Sec. IV-C3",
               "NPM's violations per ms fall as the budget grows (largest rise between "
               "neighbouring alphas)",
-              paper=Relation(op="<=", ref=0.0, unit="1/ms"), ours=falls, workload=SYNTH),
+              paper=Relation(op="<=", ref=0.0, unit="1/ms"), ours=falls, workload=SYNTH,
+              basis="by_construction",
+              note="[by construction: NPM ignores the budget, so its current over time is the "
+              "same at every alpha and the 40 ns samples above a higher budget can only be "
+              "fewer, for any workload]"),
         Claim("fig15.throughput_rises", "Sec. IV-C3",
-              "every budget-keeping scheme gains throughput with the budget (smallest ratio "
-              "of throughput / NPM at the largest over the smallest alpha)",
-              paper=Relation(op=">", ref=1.0), ours=rises, readings=ALL, workload=SYNTH),
+              "every budget-keeping scheme gains throughput with the budget (the smallest "
+              "gain of throughput / NPM from alpha 4 to 8 over the schemes, points of NPM)",
+              paper=Trend(op=">", paper_change=paper_gain, unit="pts of NPM"), ours=rises,
+              readings=ALL, workload=SYNTH, basis="prediction", note=rises_note),
         Claim("fig15.npm_violates_alpha_4_5", "Sec. IV-C3",
               "NPM violates the budget at alpha = 4 and 5 (fewer violations per ms of the two)",
-              paper=Relation(op=">", ref=0.0, unit="1/ms"), ours=npm_45, workload=SYNTH),
+              paper=Relation(op=">", ref=0.0, unit="1/ms"), ours=npm_45, workload=SYNTH,
+              basis="prediction"),
         Claim("fig15.kmtpm_sa_saturates", "Sec. IV-C3",
               "KMTPM (sub-atomic)'s throughput saturates beyond alpha = 4: its gain from "
               "alpha 4 to 8, at most the paper's own numbers imply",
               paper=Relation(op="<=", ref=paper_gain, unit="pts of NPM"), ours=saturates,
-              workload=SYNTH,
+              workload=SYNTH, basis="prediction",
               note=f"bound from the paper: -6.21 % at alpha = 4 (Fig. 13) and a 3.8 % overhead "
               f"at alpha = 8 put its own rise at {paper_gain} points"),
     ]  # fmt: skip
@@ -776,8 +925,9 @@ def _fig15() -> list[Claim]:
               "KMTPM (sub-atomic): the loss the budget causes at alpha = 4, its alpha-8 "
               "(protocol) overhead taken out: throughput / NPM at alpha 4 minus at alpha 8",
               paper=Value(value=budget_paper, unit="pts of NPM", direction=("<", 0.0)),
-              ours=budget_loss, workload=SYNTH,
-              note=f"the paper's {FIG13_VS_NPM['KMTPM_SA']} % (Fig. 13) less its "
+              ours=budget_loss, workload=SYNTH, basis="inferred",
+              note=f"[inferred: the paper states no budget-caused loss; we split its two "
+              f"numbers] the paper's {FIG13_VS_NPM['KMTPM_SA']} % (Fig. 13) less its "
               f"{ALPHA8_OVERHEAD['KMTPM_SA']} % alpha-8 overhead; the raw figure is "
               "fig13.vs_npm.KMTPM_SA"),
         Claim("fig15.overhead_within_table3.KMTPM_SA", "Table III vs Sec. IV-C3",
@@ -785,8 +935,10 @@ def _fig15() -> list[Claim]:
               f"(Table III: {bound} % of a read)",
               paper=Relation(op="<=", ref=bound, unit="%"),
               ours=lambda ds, r: _overhead(ds, "KMTPM_SA", r), workload=SYNTH,
-              note=f"the paper contradicts itself here: its own {ALPHA8_OVERHEAD['KMTPM_SA']} % "
-              f"exceeds its Table III bound by "
+              basis="inferred",
+              note=f"[inferred: the paper never relates its alpha-8 overhead to Table III; the "
+              f"bound is our implication of eq. (3)] the paper contradicts itself here: its "
+              f"own {ALPHA8_OVERHEAD['KMTPM_SA']} % exceeds its Table III bound by "
               f"{ALPHA8_OVERHEAD['KMTPM_SA'] - bound:.2f} points"),
     ]  # fmt: skip
     for s, v in ALPHA8_OVERHEAD.items():
@@ -800,10 +952,23 @@ def _fig15() -> list[Claim]:
                 ours=lambda ds, r, s=s: _overhead(ds, s, r),
                 readings=ALL if s == "DCC" else (),
                 workload=SYNTH,
+                basis="prediction",
                 note=_overhead_note,
             )
         )
     return out
+
+
+# a latency number -> the comparison the paper states it in: "by as much as 37.27 % ... in R0",
+# "by up to 13.39 % and 59.28 % in R25" (the largest cut is there), and KMTPM (atomic)'s +3.6 %
+# program / -9.12 % read ("significantly improves read latency compared to program latency")
+_LATENCY_COMPARISON = {
+    ("fig16", "KMTPM_SA", "R0"): "fig16.program.KMTPM_SA.largest_at_R0",
+    ("fig17", "KMTPM_A", "R25"): "fig17.read.KMTPM_A.largest_at_R25",
+    ("fig17", "KMTPM_SA", "R25"): "fig17.read.KMTPM_SA.largest_at_R25",
+    ("fig16", "KMTPM_A", None): "fig17.kmtpm_a_read_beats_program",
+    ("fig17", "KMTPM_A", None): "fig17.kmtpm_a_read_beats_program",
+}
 
 
 def _latency_claims() -> list[Claim]:
@@ -825,6 +990,8 @@ def _latency_claims() -> list[Claim]:
                 paper=Value(value=v, unit="%", direction=("<", 0.0) if v < 0 else (">", 0.0)),
                 ours=ours,
                 workload=SYNTH,
+                basis="prediction",
+                part_of=_LATENCY_COMPARISON.get((fig, s, trace), ""),
                 note=(
                     _KMTPM_A_LATENCY
                     if s == "KMTPM_A"
@@ -842,6 +1009,7 @@ def _latency_claims() -> list[Claim]:
                 paper=Value(value=v, unit="%", direction=(">", 0.0)),
                 ours=lambda ds, r, name=name: _pct(avg(_latency(ds, name, "KMTPM_SA", "NPM"))),
                 workload=SYNTH,
+                basis="prediction",
             )
         )
     for name, fig in (("program_latency", "fig16"), ("read_latency", "fig17")):
@@ -854,6 +1022,7 @@ def _latency_claims() -> list[Claim]:
                 paper=Relation(op="<", ref=0.0),
                 ours=lambda ds, r, name=name: float(_latency(ds, name, "KMTPM_SA").max() - 1),
                 workload=SYNTH,
+                basis="prediction",
             )
         )
     for name, fig, trace in (("program_latency", "fig16", "R0"), ("read_latency", "fig17", "R25")):
@@ -869,6 +1038,7 @@ def _latency_claims() -> list[Claim]:
                         sel(_latency(ds, name, s), trace=trace) - _latency(ds, name, s).min()
                     ),
                     workload=SYNTH,
+                    basis="prediction",
                     note=_KMTPM_A_LATENCY if s == "KMTPM_A" else "",
                 )
             )
@@ -887,6 +1057,7 @@ def _latency_claims() -> list[Claim]:
                 )
             ),  # fmt: skip
             workload=SYNTH,
+            basis="prediction",
             note=_KMTPM_A_LATENCY,
         )
     )
@@ -907,16 +1078,17 @@ def _fig18() -> list[Claim]:
         Claim("fig18.kmtpm_sa_all", "Fig. 18 / Sec. IV-C5",
               "KMTPM (sub-atomic) waits less than MTPM before every atomic operation "
               "(largest wait ratio)",
-              paper=Relation(op="<", ref=1.0), ours=sa_all, workload=SYNTH),
+              paper=Relation(op="<", ref=1.0), ours=sa_all, workload=SYNTH,
+              basis="prediction"),
         Claim("fig18.kmtpm_a_read", "Sec. IV-C5",
               "KMTPM (atomic) waits less than MTPM before reads (wait ratio, read atomics)",
               paper=Relation(op="<", ref=1.0), workload=SYNTH,
               ours=lambda ds, r: _wait_ratio(ds, "KMTPM_A", reads),
-              note=_KMTPM_A_LATENCY),
+              basis="prediction", note=_KMTPM_A_LATENCY),
         Claim("fig18.kmtpm_a_program", "Sec. IV-C5",
               "KMTPM (atomic) waits longer than MTPM before program execution (P_A1)",
               paper=Relation(op=">", ref=1.0), workload=SYNTH,
-              ours=lambda ds, r: _wait_ratio(ds, "KMTPM_A", ["P_A1"])),
+              ours=lambda ds, r: _wait_ratio(ds, "KMTPM_A", ["P_A1"]), basis="prediction"),
     ]  # fmt: skip
 
 
@@ -924,12 +1096,14 @@ def _sec5() -> list[Claim]:
     return [
         Claim("sec5.token_no_violation", "Sec. V (Fig. 11)",
               "the token schemes never exceed the budget (largest peak / PB - 1, every trace)",
-              paper=Relation(op="<=", ref=0.0), workload=SYNTH,
+              paper=Relation(op="<=", ref=0.0), workload=SYNTH, basis="by_construction",
+              note=_BUDGET_BY_DESIGN,
               ours=lambda ds, r: float(sel(var(ds, "peak_over_budget"), scheme=list(TOKEN)).max())),
         Claim("sec5.token_no_violation_any_alpha", "Sec. V (Fig. 15)",
               "the token schemes never violate the budget at any alpha (largest violations "
               "per ms)",
               paper=Relation(op="<=", ref=0.0, unit="1/ms"), workload=SYNTH,
+              basis="by_construction", note=_BUDGET_BY_DESIGN,
               ours=lambda ds, r: float(
                   sel(var(ds, "alpha_violations_per_ms"), scheme=list(TOKEN)).max())),
     ]  # fmt: skip

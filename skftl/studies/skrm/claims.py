@@ -25,6 +25,16 @@ scored separately over the real traces and over the synthetic stand-ins (``.real
 ``skrmsim``), what "1-bit difference" counts (``paper``: the popcount change /
 ``hamming``) and the SK-aware allocator's row rule (``paper``: the configured
 ``skrm.rows`` / ``lockstep`` / ``match``), all in the dataset.
+
+Basis (``skftl.studies.claims.BASES``): only the rows computed by the model from the workload
+are predictions: the averages and per-trace directions of Figs. 9, 10 and 13 and Sec. V's
+shift claim. The set-up (Sec. IV-A, Table II) echoes the configuration (``input``). Figs. 11
+and 14, Fig. 12's similar shifts and their dependence on W, and Fig. 13's identical FTL and
+PW FTL bars hold for any workload by the model's design while no GC runs (``by_construction``;
+each note says why). Tolerances follow ``skftl.studies.claims``: the averages are percentages,
+judged in points; the paper's "only 0.89 % / 0.28 %" (Fig. 14), "always zero in every trace"
+(Fig. 11), "the same" and "identical for each trace" are upper bounds (relations). The
+unstated parameters the verdicts rest on are declared in ``assumptions.py``.
 """
 
 from __future__ import annotations
@@ -254,7 +264,8 @@ def _bitdiff_note(setup: str) -> Callable[[xr.Dataset, str], str]:
             f"{cfg.get('open_per_class')} (the paper allocates 'horizontally across blocks in "
             "the same list' without saying across how many)"
         )
-        if "sens_open_per_class_rows_bitdiff" in ds and rows in ROW_READINGS:
+        has_sweep = "sens_open_per_class" in ds.coords and ds["sens_open_per_class"].size > 0
+        if has_sweep and rows in ROW_READINGS:
             sk = ds["sens_open_per_class_rows_bitdiff"].sel(rows=rows).values
             pw = ds["sens_open_per_class_bitdiff"].sel(scheme="PW FTL").values
             pts = ", ".join(
@@ -308,6 +319,7 @@ def _mean_cut(op: str, setup: str, kind: str) -> Claim:
         workload=KINDS[kind],
         readings=OP_READINGS,
         note=_inject_note(setup) if op == "inject" else _remove_note(setup),
+        basis="prediction",
     )
 
 
@@ -334,6 +346,7 @@ def _lowest(op: str, key: str, setup: str) -> Claim:
         workload=_trace_kind(key),
         readings=OP_READINGS,
         note=note,
+        basis="prediction",
     )
 
 
@@ -363,6 +376,7 @@ def _bitdiff_below(key: str, setup: str) -> Claim:
         workload=_trace_kind(key),
         readings=BIT_READINGS,
         note=note,
+        basis="prediction",
     )
 
 
@@ -380,13 +394,16 @@ def _nand_claim(direction: str, setup: str, kind: str) -> Claim:
     return Claim(
         id=f"fig14.nand_{direction}.difference{ksfx}{sfx}",
         where="Fig. 14, Sec. IV-B",
-        statement=f"{pre}SK-FTL's mean NAND {direction} latency differs from FTL's by this "
-        f"much, on average{kst}",
-        paper=Value(value=PAPER[f"nand_{direction}"], unit="%"),
+        statement=f"{pre}SK-FTL's mean NAND {direction} latency differs from FTL's by only "
+        f"this much, on average{kst}",
+        # "the differences are only 0.89% and 0.28% on average ... which are negligible":
+        # an upper bound ('only X'), not a number to match
+        paper=Relation(op="<=", ref=PAPER[f"nand_{direction}"], unit="% (mean per-trace |change|)"),
         ours=_nand_diff(direction, setup, kind),
         workload=KINDS[kind],
         readings=NAND_READINGS,
         note=_nand_note(direction, setup),
+        basis="by_construction",
     )
 
 
@@ -447,22 +464,29 @@ def _figure_claims(setup: str) -> tuple[Claim, ...]:
             where="Fig. 11, Sec. IV-B",
             statement=f"{pre}FTL's detect latency is zero in every trace (naive writes detect "
             "nothing)",
-            paper=Value(value=0.0, unit="ns (largest over traces)"),
+            # "always zero in every trace": the largest over traces is at most 0
+            paper=Relation(op="<=", ref=0.0, unit="ns (largest over traces)"),
             ours=detect_ftl_zero,
             workload=_all_traces,
             readings=OP_READINGS,
+            note="by construction: the naive write detects nothing in our model (Sec. IV-A's "
+            "definition), so this holds for any workload",
+            basis="by_construction",
         ),
         Claim(
             id=f"fig11.detect.sk_equals_pw{sfx}",
             where="Fig. 11, Sec. IV-B",
             statement=f"{pre}PW FTL and SK-FTL have the same detect latency",
-            # 'the same' on a log-scale bar chart: equal to within 0.5 %
-            paper=Value(value=0.0, unit="% (largest per-trace |difference|)", abs_tol=0.5),
+            # 'the same' on a log-scale bar chart: equal to within 0.5 % (an upper bound on
+            # the largest difference, not a share judged in points)
+            paper=Relation(op="<=", ref=0.5, unit="% (largest per-trace |difference|)"),
             ours=detect_same,
             workload=_all_traces,
             readings=OP_READINGS,
-            note="'the same' read as within 0.5 % (what a log-scale bar can show); both detect "
-            "W bits per entry write, so they differ only where their GC copies differ",
+            note="by construction: both detect W bits per entry write, so they differ only "
+            "where their GC copies differ (none in any set-up of this run); 'the same' read "
+            "as within 0.5 % (what a log-scale bar can show)",
+            basis="by_construction",
         ),
         # Fig. 12 and Sec. V: shift
         Claim(
@@ -473,7 +497,12 @@ def _figure_claims(setup: str) -> tuple[Claim, ...]:
             ours=shift_spread,
             workload=_all_traces,
             readings=OP_READINGS,
-            note="'similar' read as a ratio of 1 within the scorecard's 25 %",
+            note="by construction: every scheme is charged the same shifts per entry write (2W; "
+            "SK-RMSim: 2W naive, 2W + 2 permutation) and SK-FTL adds only its vertical moves "
+            "(per_move, reach 1: a few per write at most against 2W = 64), so the ratio stays "
+            "near 1 for any workload without GC; 'similar' read as a ratio of 1 within 25 % "
+            "(a quantity)",
+            basis="by_construction",
         ),
         *(
             Claim(
@@ -486,6 +515,7 @@ def _figure_claims(setup: str) -> tuple[Claim, ...]:
                 workload=KINDS[k],
                 readings=OP_READINGS,
                 note=vshift_note,
+                basis="prediction",
             )
             for k in KINDS
         ),
@@ -501,6 +531,7 @@ def _figure_claims(setup: str) -> tuple[Claim, ...]:
                 workload=KINDS[k],
                 readings=BIT_READINGS,
                 note=_bitdiff_note(setup),
+                basis="prediction",
             )
             for k in KINDS
         ),
@@ -508,13 +539,15 @@ def _figure_claims(setup: str) -> tuple[Claim, ...]:
             id=f"fig13.bitdiff.ftl_equals_pw{sfx}",
             where="Fig. 13, Sec. IV-B",
             statement=f"{pre}FTL's and PW FTL's 1-bit differences are identical in every trace",
-            paper=Value(value=0.0, unit="bits (largest per-trace |FTL - PW FTL|)"),
+            # "identical for each trace": the largest per-trace difference is at most 0
+            paper=Relation(op="<=", ref=0.0, unit="bits (largest per-trace |FTL - PW FTL|)"),
             ours=bitdiff_same,
             workload=_all_traces,
             readings=BIT_READINGS,
             note="by construction here: FTL and PW FTL are costed on one NAND replay with the "
             "conventional allocator, which the paper's reason ('allocation strategies are not "
             "tuned') implies",
+            basis="by_construction",
         ),
         *(_bitdiff_below(k, setup) for k in TRACE_KEYS),
         # Fig. 14: NAND latency
@@ -530,6 +563,7 @@ def _figure_claims(setup: str) -> tuple[Claim, ...]:
             readings=NAND_READINGS,
             note="'similar' read as below 1 %, the bound both of the paper's own differences "
             "(0.89 %, 0.28 %) fall under; zero by construction here (see the difference rows)",
+            basis="by_construction",
         ),
     )
 
@@ -554,6 +588,7 @@ def _setup(key: str, where: str, statement: str, paper: Value, unit_var: str) ->
         ours=lambda ds, reading: float(var(ds, unit_var)),
         note="an input of the run (skrm.nand), not a result: checks the run used the paper's "
         "device; organisation and timing are assumed (skftl/nand/presets.py)",
+        basis="input",
     )
 
 
@@ -573,6 +608,7 @@ def _table_ii(op: str) -> Claim:
         paper=Value(value=TABLE_II_NS[op], unit="ns"),
         ours=lambda ds, reading: float(sel(var(ds, "op_unit_latency"), op=op)),
         note=note,
+        basis="input",
     )
 
 
@@ -595,6 +631,7 @@ CLAIMS: tuple[Claim, ...] = (
         statement="a self-collected one-month I/O trace of a personal computer",
         not_modelled="the authors' trace is not public; a real Pixel 6a app-usage trace "
         "(mobile) and the synthetic pc_desktop preset (desktop) stand in for it",
+        basis="input",  # a statement of the set-up (the workload), not of a result
     ),
     Claim(
         id="fig12.shift.follows_interport",
@@ -604,9 +641,11 @@ CLAIMS: tuple[Claim, ...] = (
         paper=Order(keys=tuple(f"W={w}" for w in ENTRY_BITS)),
         ours=_shift_by_width,
         workload=_sensitivity_kind,
-        note="from the entry-width sweep on the sensitivity trace (cold set-up, paper "
-        "counting); our model charges 2W shifts per entry write in every set-up, so this "
-        "checks the model states the paper's cause",
+        note="by construction: from the entry-width sweep on the sensitivity trace (cold "
+        "set-up, paper counting); our model charges 2W shifts per entry write, so this holds "
+        "for any workload and only checks the model states the paper's cause. An order, not a "
+        "Trend: the paper never varies W, so it has no change of its own to size ours against",
+        basis="by_construction",
     ),
     *(c for st in SETUP_TAGS for c in _figure_claims(st)),
 )

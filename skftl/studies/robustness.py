@@ -1,0 +1,251 @@
+"""Robustness: which verdicts the unstated assumptions decide.
+
+Each study's assumptions (:mod:`skftl.studies.assumptions`) are varied one at a time over
+their plausible values, the study rerun under each (its named readings are rescored from the
+default dataset) and its claims rescored. For every prediction the table then says:
+
+- ``robust``: held at the default and at every plausible value of every assumption;
+- ``reachable``: held at the default or at some value, not at all (``held_at`` says where);
+- ``unreachable``: held at none.
+
+One job per (study, assumption, value) (:func:`run_point`, ``skftl robustness point``), then one
+table per study (:func:`study_table`: ``results/<study>/robustness.csv``, claim x assumption x
+value -> verdict) and one for the run (:func:`summary`: ``results/robustness.csv``, a row per
+prediction, and ``figures/robustness.png``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import xarray as xr
+
+from skftl.config import load_config, validate
+from skftl.errors import ConfigError
+from skftl.io import write_csv
+from skftl.studies.assumptions import READING, Assumption, with_value
+from skftl.studies.claims import evaluate
+from skftl.studies.provenance import scope, scope_text
+from skftl.studies.registry import STUDIES, study_module
+
+#: robustness classes of a prediction, best first
+CLASSES = ("robust", "reachable", "unreachable")
+POINT_COLUMNS = ["claim", "basis", "assumption", "value", "default", "verdict", "ours"]
+
+
+def assumptions(study: str) -> tuple[Assumption, ...]:
+    """The study's declared assumptions (its ``ASSUMPTIONS``)."""
+    found = getattr(study_module(study), "ASSUMPTIONS", None)
+    if found is None:
+        raise ConfigError(f"study {study!r} declares no ASSUMPTIONS")
+    return tuple(found)
+
+
+def points(cfg: Mapping[str, Any]) -> dict[str, list[tuple[str, str]]]:
+    """Study -> the (assumption key, value as JSON) points the config's ``robustness:`` section
+    selects: every alternative of every selected assumption except readings (rescored from
+    the default dataset, no rerun)."""
+    sec = cfg.get("robustness") or {}
+    studies = sec.get("studies", "all")
+    wanted = sec.get("assumptions", "all")
+    names = [s for s in (STUDIES if studies == "all" else studies) if s in cfg.get("studies", [])]
+    out: dict[str, list[tuple[str, str]]] = {}
+    for study in names:
+        keys = [a for a in assumptions(study) if wanted == "all" or f"{study}.{a.key}" in wanted]
+        out[study] = [
+            (a.key, json.dumps(v, sort_keys=True))
+            for a in keys
+            if a.key != READING
+            for v in a.alternatives
+        ]
+    return out
+
+
+def point_config(cfg: Mapping[str, Any], study: str, key: str, value: Any) -> dict[str, Any]:
+    """``cfg`` with ``<study>.<key>`` set to ``value`` (and the assumption's ``trim``),
+    validated against the schema."""
+    trim = next((a.trim for a in assumptions(study) if a.key == key), {})
+    try:
+        out = with_value(cfg, study, key, value)
+        for k, v in trim.items():
+            out = with_value(out, study, k, v)
+    except KeyError as exc:
+        raise ConfigError(f"assumption {study}.{key}: {exc.args[0]}") from None
+    validate(out)
+    return out
+
+
+def _rows(head: pd.DataFrame, assumption: str, value: Any, default: bool) -> pd.DataFrame:
+    out = head[["claim", "basis", "verdict", "ours"]].copy()
+    out.insert(2, "assumption", assumption)
+    out.insert(3, "value", json.dumps(value, sort_keys=True))
+    out.insert(4, "default", default)
+    return out[POINT_COLUMNS]
+
+
+def point_scope_text(cfg: Mapping[str, Any], study: str, key: str, value_json: str) -> str:
+    """The scope a point's job reads (its workflow params: a change reruns it)."""
+    return scope_text(point_config(cfg, study, key, json.loads(value_json)), study)
+
+
+def run_point(cfg: Mapping[str, Any], study: str, key: str, value: Any) -> pd.DataFrame:
+    """Rerun ``study`` with ``<study>.<key> = value`` and score its claims (default reading)."""
+    module = study_module(study)
+    ds = module.run(scope(point_config(cfg, study, key, value), study), progress=False)
+    head = evaluate(module.CLAIMS, ds, module.READINGS.default)
+    return _rows(head, key, value, default=False)
+
+
+def study_table(study: str, ds: xr.Dataset, points: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Every claim of ``study`` at the default (``ds``), under each reading, and at each point."""
+    module = study_module(study)
+    default = evaluate(module.CLAIMS, ds, module.READINGS.default)
+    frames = [_rows(default, "(default)", None, default=True)]
+    for a in assumptions(study):
+        if a.key != READING:
+            continue
+        for reading in a.alternatives:
+            frames.append(_rows(evaluate(module.CLAIMS, ds, reading), READING, reading, False))
+    frames += list(points)
+    table = pd.concat(frames, ignore_index=True)
+    table.insert(0, "study", study)
+    return table
+
+
+def classify(table: pd.DataFrame) -> pd.DataFrame:
+    """A row per prediction of a study table: its default verdict, its robustness class, the
+    points where it is held (if not at the default) and the points that flip it."""
+    rows = []
+    preds = table[table["basis"] == "prediction"]
+    for (study, claim), g in preds.groupby(["study", "claim"], sort=False):
+        default = g[g["default"]]
+        at_default = str(default["verdict"].iloc[0]) if len(default) else "n/a"
+        if at_default in ("not modelled", "not evaluated"):
+            continue
+        # a point that trimmed away what a claim rests on says nothing about it
+        rest = g[~g["default"] & (g["verdict"] != "not evaluated")]
+        held = rest["verdict"] == "held"
+        points = [f"{a}={v}" for a, v in zip(rest["assumption"], rest["value"], strict=True)]
+        flips = [p for p, v in zip(points, rest["verdict"], strict=True) if v != at_default]
+        if at_default == "held" and held.all():
+            cls = "robust"
+        elif at_default == "held" or held.any():
+            cls = "reachable"
+        else:
+            cls = "unreachable"
+        rows.append(
+            {
+                "study": study,
+                "claim": claim,
+                "at_default": at_default,
+                "class": cls,
+                "held_at": ""
+                if at_default == "held"
+                else "; ".join(p for p, h in zip(points, held, strict=True) if h),
+                "flipped_by": "; ".join(flips),
+                "points": len(rest),
+            }
+        )
+    cols = ["study", "claim", "at_default", "class", "held_at", "flipped_by", "points"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def counts(summary_table: pd.DataFrame) -> pd.DataFrame:
+    """Predictions per study and robustness class."""
+    t = summary_table.groupby(["study", "class"]).size().unstack("class", fill_value=0)
+    return t.reindex(columns=list(CLASSES), fill_value=0)
+
+
+def figure(summary_table: pd.DataFrame):
+    """Claim by claim (predictions whose verdict some assumption flips, or that are not held
+    anywhere), which assumptions flip it: a dot per (claim, assumption)."""
+    import matplotlib.pyplot as plt
+
+    from skftl.plot import use_style
+
+    use_style()
+    rows = summary_table[summary_table["class"] != "robust"].reset_index(drop=True)
+    keys = sorted({p.split("=", 1)[0] for f in rows["flipped_by"] for p in f.split("; ") if p})
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.5 * len(keys) + 4), 0.22 * len(rows) + 1.8))
+    colors = {"reachable": "#e0b040", "unreachable": "#c44e52"}
+    for i, r in rows.iterrows():
+        flipped = {p.split("=", 1)[0] for p in r["flipped_by"].split("; ") if p}
+        xs = [keys.index(k) for k in flipped]
+        ax.scatter(xs, [i] * len(xs), color=colors[r["class"]], s=18)
+    ax.set_yticks(
+        range(len(rows)),
+        [f"{s} · {c}" for s, c in zip(rows.study, rows.claim, strict=True)],
+        fontsize=6,
+    )
+    ax.set_xticks(range(len(keys)), keys, rotation=60, ha="right", fontsize=7)
+    ax.invert_yaxis()
+    ax.set_title("Which assumption flips which prediction (yellow: reachable, red: unreachable)")
+    fig.tight_layout()
+    return fig
+
+
+# --- command line ---------------------------------------------------------------------------
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "robustness", help="vary a study's unstated assumptions and rescore its claims"
+    )
+    sub = p.add_subparsers(dest="robustness_command", metavar="STEP", required=True)
+    pt = sub.add_parser("point", help="rerun a study with one assumption changed")
+    pt.add_argument("study", choices=sorted(STUDIES))
+    pt.add_argument("--key", required=True, help="the assumption's key below the study section")
+    pt.add_argument("--value", required=True, help="its value, as JSON")
+    pt.add_argument("--out", required=True, help="CSV of the claims' verdicts at this point")
+    pt.set_defaults(func=_cmd_point)
+    tb = sub.add_parser("table", help="a study's robustness table from its points")
+    tb.add_argument("study", choices=sorted(STUDIES))
+    tb.add_argument("--dataset", required=True, help="the study's default dataset (.nc)")
+    tb.add_argument("--out", required=True)
+    tb.add_argument("--points", nargs="*", default=[], help="point CSVs")
+    tb.set_defaults(func=_cmd_table)
+    sm = sub.add_parser("summary", help="every study's predictions by robustness class")
+    sm.add_argument("tables", nargs="+", help="study tables (results/<study>/robustness.csv)")
+    sm.add_argument("--out", required=True)
+    sm.add_argument("--figure", help="also draw it here (PNG + PDF)")
+    sm.set_defaults(func=_cmd_summary)
+
+
+def _cmd_point(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config)
+    try:
+        value = json.loads(args.value)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--value {args.value!r}: not JSON ({exc.msg})") from None
+    write_csv(run_point(cfg, args.study, args.key, value), args.out)
+    return 0
+
+
+def _cmd_table(args: argparse.Namespace) -> int:
+    ds = xr.open_dataset(args.dataset, engine="h5netcdf")
+    points = [pd.read_csv(p, keep_default_na=False, na_values=[""]) for p in args.points]
+    write_csv(study_table(args.study, ds, points), args.out)
+    return 0
+
+
+def _cmd_summary(args: argparse.Namespace) -> int:
+    from skftl.plot import save_figure
+
+    table = pd.concat(
+        [pd.read_csv(p, keep_default_na=False, na_values=[""]) for p in args.tables],
+        ignore_index=True,
+    )
+    table["default"] = table["default"].astype(str) == "True"
+    summary_table = classify(table)
+    write_csv(summary_table, args.out)
+    if args.figure:
+        import matplotlib.pyplot as plt
+
+        fig = figure(summary_table)
+        try:
+            save_figure(fig, args.figure)
+        finally:
+            plt.close(fig)
+    print(counts(summary_table).to_string())
+    return 0
