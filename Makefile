@@ -7,6 +7,11 @@ STAMP  := $(VENV)/.skftl-setup
 CONFIG ?= config/config.yaml
 PROFILE ?= workflow/profiles/default
 SNAKEMAKE_ARGS ?=
+# Each config's run keeps its own results: the default config writes results/ and figures/
+# here, any other config runs/<its name>/results and runs/<its name>/figures (e.g. runs/paper/
+# for config/paper.yaml), so runs at two scales are compared side by side, never overwritten.
+RUN_DIR ?= $(if $(filter $(abspath config/config.yaml),$(abspath $(CONFIG))),.,runs/$(basename $(notdir $(CONFIG))))
+WORKFLOW = $(BIN)/snakemake --snakefile $(abspath workflow/Snakefile) --configfile $(abspath $(CONFIG)) --profile $(abspath $(PROFILE)) --directory $(RUN_DIR)
 
 .PHONY: all setup pipeline robustness report test lint lab bench clean-results dry-run unlock
 
@@ -25,27 +30,27 @@ setup: $(STAMP)
 
 # A killed run leaves Snakemake's lock behind: say what to do instead of Snakemake's error.
 pipeline: $(STAMP)
-	@if [ -n "$$(ls -A .snakemake/locks 2>/dev/null)" ]; then \
-	  echo "make: the workflow is locked (.snakemake/locks): another 'make' is running, or the last one was interrupted."; \
+	@if [ -n "$$(ls -A $(RUN_DIR)/.snakemake/locks 2>/dev/null)" ]; then \
+	  echo "make: the workflow is locked ($(RUN_DIR)/.snakemake/locks): another 'make' is running, or the last one was interrupted."; \
 	  echo "make: if none is running, run 'make unlock' and then 'make' again (interrupted jobs are redone)."; \
 	  exit 1; fi
-	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) $(SNAKEMAKE_ARGS)
+	$(WORKFLOW) $(SNAKEMAKE_ARGS)
 
 # Each study's unstated assumptions varied one at a time, every claim rescored:
 # results/robustness.csv, results/<study>/robustness.csv and figures/robustness.png.
 robustness: pipeline
-	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) $(SNAKEMAKE_ARGS) robustness
+	$(WORKFLOW) $(SNAKEMAKE_ARGS) robustness
 
 # Snakemake's report of the whole pipeline (scorecard first, then each study's claims and
 # figures); runs the pipeline first where anything is missing or out of date.
 report: pipeline
-	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) --report results/report.zip
+	$(WORKFLOW) --report results/report.zip
 
 unlock: $(STAMP)
-	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) --unlock
+	$(WORKFLOW) --unlock
 
 dry-run: $(STAMP)
-	$(BIN)/snakemake --snakefile workflow/Snakefile --configfile $(CONFIG) --profile $(PROFILE) --dry-run
+	$(WORKFLOW) --dry-run
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -65,4 +70,4 @@ bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
 
 clean-results:
-	rm -rf results figures/*/
+	rm -rf results figures/*/ runs

@@ -160,30 +160,46 @@ def counts(summary_table: pd.DataFrame) -> pd.DataFrame:
 
 
 def figure(summary_table: pd.DataFrame):
-    """Claim by claim (predictions whose verdict some assumption flips, or that are not held
-    anywhere), which assumptions flip it: a dot per (claim, assumption)."""
+    """Per study, claim by claim (the predictions that are not robust), which of the study's
+    assumptions flip its verdict at some plausible value: a dot per (claim, assumption),
+    yellow where the claim is reachable, red where it is held nowhere (a red row without dots:
+    no plausible value moves it)."""
     import matplotlib.pyplot as plt
 
     from skftl.plot import use_style
 
     use_style()
-    rows = summary_table[summary_table["class"] != "robust"].reset_index(drop=True)
-    keys = sorted({p.split("=", 1)[0] for f in rows["flipped_by"] for p in f.split("; ") if p})
-    fig, ax = plt.subplots(figsize=(max(5.0, 0.5 * len(keys) + 4), 0.22 * len(rows) + 1.8))
-    colors = {"reachable": "#e0b040", "unreachable": "#c44e52"}
-    for i, r in rows.iterrows():
-        flipped = {p.split("=", 1)[0] for p in r["flipped_by"].split("; ") if p}
-        xs = [keys.index(k) for k in flipped]
-        ax.scatter(xs, [i] * len(xs), color=colors[r["class"]], s=18)
-    ax.set_yticks(
-        range(len(rows)),
-        [f"{s} · {c}" for s, c in zip(rows.study, rows.claim, strict=True)],
-        fontsize=6,
+    rows = summary_table[summary_table["class"] != "robust"]
+    studies = list(dict.fromkeys(rows["study"])) or ["(none)"]
+    sizes = [max(1, (rows["study"] == s).sum()) for s in studies]
+    fig, axes = plt.subplots(
+        len(studies),
+        1,
+        figsize=(7.5, 0.16 * sum(sizes) + 1.1 * len(studies) + 1.0),
+        height_ratios=[n + 4 for n in sizes],
+        squeeze=False,
     )
-    ax.set_xticks(range(len(keys)), keys, rotation=60, ha="right", fontsize=7)
-    ax.invert_yaxis()
-    ax.set_title("Which assumption flips which prediction (yellow: reachable, red: unreachable)")
-    fig.tight_layout()
+    colors = {"reachable": "#e0b040", "unreachable": "#c44e52"}
+    for ax, study in zip(axes[:, 0], studies, strict=True):
+        part = rows[rows["study"] == study].reset_index(drop=True)
+        flips = [{p.split("=", 1)[0] for p in f.split("; ") if p} for f in part["flipped_by"]]
+        keys = sorted(set().union(*flips)) if flips else []
+        for i, (flipped, cls) in enumerate(zip(flips, part["class"], strict=True)):
+            xs = [keys.index(k) for k in flipped]
+            ax.scatter(xs, [i] * len(xs), color=colors[cls], s=14, zorder=3)
+        ax.set_yticks(range(len(part)), list(part["claim"]), fontsize=5)
+        for label, cls in zip(ax.get_yticklabels(), part["class"], strict=True):
+            label.set_color(colors[cls] if cls == "unreachable" else "black")
+        ax.set_xticks(range(len(keys)), keys, rotation=30, ha="right", fontsize=6)
+        ax.set_xlim(-0.5, max(len(keys), 1) - 0.5)
+        ax.set_ylim(len(part) - 0.5, -0.5)
+        ax.set_title(
+            f"{study}: predictions not robust, and the assumptions that flip them", fontsize=8
+        )
+    fig.suptitle(
+        "Which assumption flips which prediction (yellow: reachable, red: unreachable)", fontsize=9
+    )
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))  # room for the title
     return fig
 
 

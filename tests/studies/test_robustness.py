@@ -156,6 +156,8 @@ def test_the_summary_reads_the_tables_back(monkeypatch, tmp_path) -> None:
     path = tmp_path / "lpmt.csv"
     table.to_csv(path, index=False)
     out = tmp_path / "robustness.csv"
-    assert main(["robustness", "summary", str(path), "--out", str(out)]) == 0
+    png = tmp_path / "robustness.png"
+    assert main(["robustness", "summary", str(path), "--out", str(out), "--figure", str(png)]) == 0
+    assert png.stat().st_size > 0 and png.with_suffix(".pdf").is_file()
     back = pd.read_csv(out, keep_default_na=False).set_index("claim")
     assert back.loc["x", "class"] == "reachable"
