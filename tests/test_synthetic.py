@@ -4,6 +4,7 @@ properties of generated traces."""
 from __future__ import annotations
 
 import dataclasses
+import importlib
 
 import numpy as np
 import pytest
@@ -164,3 +165,18 @@ def test_generated_trace_properties(spec, n, seed):
         expected = min(round(frac * k), max(k - 1, 0))
         assert int((seq & m).sum()) == expected
     assert np.all(req.offset_bytes[~seq] % spec.alignment_bytes == 0)
+
+
+def test_msr_media_stand_in_names_the_web0_profile():
+    # issue 35, item 13: the msr_media preset is drawn from the web_0 excerpt's profile; its
+    # label says so (still "(synthetic)"), the data are those of the preset's spec
+
+    wl = importlib.import_module("skftl.traces.workload")
+    req = wl.stand_in("msr_media", 500, seed=1)
+    assert "(synthetic)" in req.meta.label and "msr_web_0_excerpt" in req.meta.label
+    assert "msr_web_0_excerpt" in req.meta.source
+    spec, _ = wl._preset_spec(wl.preset_file("msr_media"), 500, 1)
+    same = generate(spec, n_requests=500, seed=1)
+    for col in ("time_ns", "offset_bytes", "size_bytes", "is_write"):
+        assert np.array_equal(getattr(req, col), getattr(same, col))
+    assert wl.stand_in("msr_web", 100, seed=1).meta.label == "msr_web (synthetic)"

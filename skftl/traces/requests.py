@@ -25,8 +25,13 @@ class TraceMeta:
 
     @property
     def label(self) -> str:
-        """Name for tables and figure legends; says when a trace is synthetic."""
-        return f"{self.name} (synthetic)" if self.synthetic else self.name
+        """Name for tables and figure legends; says when a trace is synthetic, and, for a
+        stand-in drawn from another workload's measured profile (``extra["profile_of"]``),
+        whose profile it is."""
+        if not self.synthetic:
+            return self.name
+        of = self.extra.get("profile_of") if self.extra else None
+        return f"{self.name} (synthetic)" + (f" [{of} profile]" if of else "")
 
 
 @dataclass

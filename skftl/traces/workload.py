@@ -4,8 +4,9 @@ A study asks for a workload by its paper name (``"WebSearch1"``, ``"msr_web"``,
 ``"nexus5_C"``). The config's ``traces.workloads`` lists, per name, the registered
 real traces that may stand for it, best first. :func:`workload` returns the first
 one located in the trace folders; if none is, it generates the synthetic preset of
-that name, whose ``meta.synthetic`` is True and whose ``meta.label`` ends in
-"(synthetic)". A synthetic trace is never presented as real.
+that name, whose ``meta.synthetic`` is True and whose ``meta.label`` says "(synthetic)"
+(and, for a stand-in drawn from another workload's profile, :data:`OTHER_PROFILE`, whose).
+A synthetic trace is never presented as real.
 
 Stand-ins (config ``traces.stand_ins``): ``locality`` (default) draws from the preset file
 ``skftl/data/presets/<name>.yaml`` where there is one (issue #19: the locality measured on the
@@ -29,6 +30,10 @@ from skftl.traces.synthetic import DEFAULT_N_REQUESTS, PRESETS, SyntheticSpec, g
 
 STAND_INS = ("locality", "aggregates")
 PRESET_DIR = Path(__file__).resolve().parent.parent / "data" / "presets"
+#: preset stand-ins drawn from the measured profile of another workload's trace (the
+#: excerpt its preset file names): not independent evidence of their own workload, so
+#: their label names the profile (issue 35, item 13). The data are unchanged.
+OTHER_PROFILE = {"msr_media": "msr_web_0_excerpt"}
 
 
 def note_trace(name: str, status: str) -> None:
@@ -113,7 +118,11 @@ def stand_in(
     n = DEFAULT_N_REQUESTS if n_requests is None else int(n_requests)
     spec, where = _preset_spec(path, n, int(seed))
     req = generate(spec, n_requests=n, seed=seed)
-    return req.with_meta(source=where, extra={**req.meta.extra, "stand_ins": source})
+    extra = {**req.meta.extra, "stand_ins": source}
+    if name in OTHER_PROFILE:
+        extra["profile_of"] = OTHER_PROFILE[name]
+        where += f" (drawn from the {OTHER_PROFILE[name]} profile: not a {name} measurement)"
+    return req.with_meta(source=where, extra=extra)
 
 
 def workload(

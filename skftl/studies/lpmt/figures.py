@@ -71,14 +71,26 @@ def load_table(ds: xr.Dataset) -> pd.DataFrame:
 
 
 def occupancy_figure(ds: xr.Dataset) -> plt.Figure:
+    """Table IV: ours (every hash of the run) beside the paper's four columns (a hash has
+    the same colour in both panels)."""
     occ = ds["set_occupancy"].to_pandas()
-    fig, ax = plt.subplots(figsize=(7.5, 3.4))
-    occ.plot.bar(ax=ax, width=0.8)
-    _xticks(ax, ds)
-    ax.set_ylabel("primary sets in use (%)")
-    ax.set_title("Table IV: primary-LPMT occupancy")
-    ax.legend(ncol=3, fontsize=7)
-    fig.tight_layout()
+    paper = pd.DataFrame(C.TABLE_IV).T.reindex(index=occ.index)[list(C.HASHES)]
+    colour = {h: f"C{i % 10}" for i, h in enumerate(occ.columns)}
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
+    occ.plot.bar(ax=axes[0], width=0.8, color=[colour[h] for h in occ.columns], legend=False)
+    axes[0].set_title("ours", fontsize=9)
+    paper.plot.bar(ax=axes[1], width=0.8, color=[colour.get(h, "k") for h in paper.columns],
+                   legend=False)  # fmt: skip
+    axes[1].set_title("paper (Table IV)", fontsize=9)
+    _xticks(axes[0], ds)
+    axes[1].set_xticklabels(list(paper.index), rotation=30, ha="right", fontsize=6)
+    for ax in axes:
+        ax.set_xlabel("")
+    axes[0].set_ylabel("primary sets in use (%)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, ncol=len(labels), fontsize=7, loc="lower center")
+    fig.suptitle("Table IV: primary-LPMT occupancy", fontsize=10)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
 
 
@@ -98,12 +110,27 @@ def cycles_table(ds: xr.Dataset) -> pd.DataFrame:
 
 
 def cases_figure(ds: xr.Dataset, model: str = "paper") -> plt.Figure:
+    """Table V: ours per placement, and below them the paper's three rows (its single-bank
+    row sums to 98.01 %, as printed)."""
     cases = case_shares(ds, model)
-    fig, ax = plt.subplots(figsize=(7, 3))
-    cases.plot.barh(stacked=True, ax=ax, colormap="tab10")
+    cases.index = [f"ours: {p}" for p in cases.index]
+    paper = pd.DataFrame(C.TABLE_V, index=case_labels(4)).T
+    paper.index = [f"paper: {C.PLACEMENT_NAME[p]}" for p in paper.index]
+    both = pd.concat([cases, paper])[::-1]  # barh draws the first row at the bottom
+    fig, ax = plt.subplots(figsize=(7.5, 3.8))
+    both.plot.barh(stacked=True, ax=ax, colormap="tab10")
+    ax.axhline(len(paper) - 0.5, color="k", lw=0.8)
+    for i, label in enumerate(both.index):
+        hits = float(both.loc[label, case_labels(4)[5]])
+        ax.text(101, i, f"{hits:.1f} % row hits", va="center", fontsize=6)
+    ax.set_xlim(0, 118)
+    ax.tick_params(axis="y", labelsize=7)
     ax.set_xlabel("share of DRAM reads (%)")
-    ax.set_title(f"Table V: latency classes ({model} timing; {mix(ds)})", fontsize=8)
-    ax.legend(fontsize=7, bbox_to_anchor=(1.0, 1.0))
+    ax.set_title(
+        f"Table V: latency classes, ours ({model} timing; {mix(ds)}) above the paper's rows",
+        fontsize=8,
+    )
+    ax.legend(fontsize=6, ncol=6, loc="upper center", bbox_to_anchor=(0.5, -0.16))
     fig.tight_layout()
     return fig
 
@@ -148,45 +175,107 @@ def improvement_table(ds: xr.Dataset) -> pd.DataFrame:
             for m in ds["model"].values
         }
     )
-    out["paper (Table VI)"] = pd.Series(C.TABLE_VI_IMPROVEMENT)
+    paper = {ours: C.TABLE_VI_IMPROVEMENT[pl] for pl, ours in ours_of().items() if pl != "single"}
+    out["paper (Table VI), the default reading's placement"] = pd.Series(paper)
     return out.round(2)
 
 
-def latency_figure(ds: xr.Dataset, model: str = "paper") -> plt.Figure:
+def improvement_by_workload(ds: xr.Dataset, reading: str = C.READINGS.default) -> pd.DataFrame:
+    """Table VI per workload: each four-bank placement's improvement over the same
+    workload's one bank (%), ours under a reading beside the paper's own cells."""
+    model = C.model_of(reading)
+    imp = improvement(ds, model)
+    cols = {}
+    for pl in ("fixed", "dynamic"):
+        ours = C.placement_of(pl, reading)
+        cols[(pl, f"ours ({ours}, {model})")] = imp.sel(placement=ours).to_pandas()
+        cols[(pl, "paper")] = pd.Series({w: C._paper_improvement(w, pl) for w in C.TABLE_VI})
+    out = pd.DataFrame(cols).reindex(workloads(ds))
+    out[("order", "ours: dynamic < fixed")] = out.iloc[:, 2] > out.iloc[:, 0]
+    out[("order", "paper: dynamic < fixed")] = out.iloc[:, 3] > out.iloc[:, 1]
+    return out.round(2)
+
+
+def _placement_legend(pl: str, reading: str) -> str:
+    """A placement's legend entry, saying which of the paper's rows it is by default and
+    under the `spread` reading."""
+    roles = []
+    for r, tag in ((reading, "default"), ("spread", "`spread` reading")):
+        for paper, ours in ours_of(r).items():
+            if ours == pl and paper != "single":
+                roles.append(f"paper's {paper}, {tag}")
+    return f"{pl} ({'; '.join(roles)})" if roles else str(pl)
+
+
+def latency_figure(
+    ds: xr.Dataset, model: str = "paper", reading: str = C.READINGS.default
+) -> plt.Figure:
+    """Table VI: ours (every placement; the default fixed and dynamic hatched and named in
+    the legend) beside the paper's rows."""
     lat = ds["latency"].sel(model=model).to_pandas()
     paper = pd.DataFrame(C.TABLE_VI).T.reindex(lat.index)
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
+    defaults = {o for p, o in ours_of(reading).items() if p != "single"}
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
     lat.plot.bar(ax=axes[0], width=0.8)
-    axes[0].set_title(f"ours ({model} timing)")
+    for cont, pl in zip(axes[0].containers, lat.columns, strict=False):
+        if pl in defaults:
+            for bar in cont:
+                bar.set_hatch("///")
+                bar.set_edgecolor("k")
+        cont.set_label(_placement_legend(str(pl), reading))
+    axes[0].set_title(
+        f"ours ({model} timing; hatched: the default reading's fixed and dynamic)", fontsize=8
+    )
     axes[0].set_ylabel("average lookup latency (ns)")
     paper.plot.bar(ax=axes[1], width=0.8)
     axes[1].set_title("paper (Table VI)")
     _xticks(axes[0], ds)
     axes[1].set_xticklabels(list(paper.index), rotation=30, ha="right", fontsize=6)
     for ax in axes:
-        ax.legend(fontsize=7, ncol=2, loc="lower center", bbox_to_anchor=(0.5, 1.1))
+        ax.legend(fontsize=6, ncol=2, loc="lower center", bbox_to_anchor=(0.5, 1.12))
         ax.set_xlabel("")
     fig.tight_layout()
     return fig
 
 
 # ------------------------------------------------------------------ Fig. 8
-def progress_figure(ds: xr.Dataset, model: str = "paper") -> plt.Figure:
+def progress_figure(
+    ds: xr.Dataset, model: str = "paper", reading: str = C.READINGS.default
+) -> plt.Figure:
+    """Fig. 8: ours per tenth of the workload. Fig. 8's own values are not legible in the
+    paper's text; its only numbers for these curves are their means, Table VI's cells,
+    drawn as dashed lines in the colour of the placement that stands for each row under
+    the reading."""
     prog = ds["latency_progress"].sel(model=model)
     ws = workloads(ds)
+    ours = ours_of(reading)
     fig, axes = plt.subplots(2, (len(ws) + 1) // 2, figsize=(10, 5), sharex=True, squeeze=False)
     for ax, w in zip(axes.flat, ws, strict=False):
         for pl in ds["placement"].values:
             y = prog.sel(workload=w, placement=pl)
-            ax.plot(prog["progress"], y, marker="o", ms=3, label=str(pl))
+            (line,) = ax.plot(prog["progress"], y, marker="o", ms=3, label=str(pl))
+            for paper_pl, o in ours.items():
+                if o == pl and w in C.TABLE_VI:
+                    ax.axhline(
+                        C.TABLE_VI[w][paper_pl],
+                        color=line.get_color(),
+                        ls="--",
+                        lw=1,
+                        label=f"paper's {paper_pl} (Table VI mean)",
+                    )
         ax.set_title(tick(ds, w, "\n"), fontsize=8)
         ax.set_xlabel("tenth of the workload")
         ax.set_ylabel("latency (ns)")
     for ax in list(axes.flat)[len(ws) :]:
         ax.set_visible(False)
-    axes.flat[0].legend(fontsize=7)
-    fig.suptitle(f"Fig. 8: average latency per tenth of progress ({model} timing)")
-    fig.tight_layout()
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=6, ncol=5, loc="lower center")
+    fig.suptitle(
+        f"Fig. 8: average latency per tenth of progress ({model} timing; dashed: the "
+        "paper's Table VI mean of the row each placement stands for)",
+        fontsize=9,
+    )
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 
@@ -413,3 +502,167 @@ def folding_table(ds: xr.Dataset) -> pd.DataFrame:
         if h in occ["hash"].values:
             cols[f"ours, {h}"] = occ.sel(hash=h).to_pandas()
     return pd.DataFrame(cols).reindex(workloads(ds)).round(2)
+
+
+# ------------------------------------------------------------------ Tables V and VI: one rule?
+def _fig6(n: int | None) -> int:
+    """Fig. 6's latency (cycles, Table I) of a read whose bank was last read n reads ago in
+    another row; ``None``: a row hit or a bank not read in the window (DL)."""
+    t = C.TABLE_I
+    if n is None:
+        return t["dl"]
+    return t["rtp"] + t["rp"] + t["rcd"] + t["cl"] + t["dl"] - (t["cl"] + n * t["dl"])
+
+
+def counting_rules(n_banks: int = 4, assoc: int = 8, window: int = 4) -> pd.DataFrame:
+    """The paper's three placements on a stream of whole-set probes (every set hashed
+    uniformly over the banks, every set in another row than the last, no block-table
+    reads), worked by hand from the paper's own numbers (Table I, Fig. 6's rule, 4 banks,
+    8 ways, Fig. 7's order), under the two ways of counting activations:
+
+    * per bank (each bank keeps its open row, Fig. 6's text): one bank pays b[t]=b[t-1]
+      once per probe; a set in one bank ("fixed") pays b[t]=b[t-1] when its bank is the
+      last probe's (1 / n_banks), else its activation is hidden (the bank was last read a
+      whole probe ago, outside the window); ways interleaved one per bank and read in
+      Fig. 7's order ("dynamic") open a row in every bank, each first read of a bank
+      b[t]=b[t-n_banks] (Fig. 7 picks the bank read n_banks reads before);
+    * per probe (one activation per set probe, the probe's other reads row hits): as per
+      bank for one bank and "fixed"; "dynamic" pays one b[t]=b[t-n_banks] per probe.
+
+    Per placement and rule: the shares of Table V's classes, the cycles of one probe and
+    its improvement over one bank; then the paper's Table V rows weighted the same way
+    (cycles per read x 8; the single-bank row as printed, 98.01 %) and Table VI's
+    improvements."""
+    if n_banks > window:
+        raise ValueError("the hand-worked dynamic order assumes n_banks <= Fig. 6's window")
+    q = 1.0 / n_banks  # a probe's set is in the last probe's bank
+    labels = case_labels(window)
+    col = {f"b{n}": labels[n - 1] for n in range(1, window + 1)}
+    col |= {"other_bank": labels[window], "row_hit": labels[window + 1]}
+    acts = {  # activations per probe: (class, expected number)
+        "single": [("b1", 1.0)],
+        "fixed": [("b1", q), ("other_bank", 1.0 - q)],
+        ("dynamic", "per bank"): [(f"b{n_banks}", float(n_banks))],
+        ("dynamic", "per probe"): [(f"b{n_banks}", 1.0)],
+    }
+    cyc = {"b1": _fig6(1), f"b{n_banks}": _fig6(n_banks), "other_bank": _fig6(None)}
+    rows = {}
+    for rule in ("per bank", "per probe"):
+        probe = {}
+        for pl in PAPER_PLACEMENTS:
+            a = acts.get((pl, rule), acts.get(pl))
+            n_act = sum(k for _, k in a)
+            shares = dict.fromkeys(col, 0.0)
+            for cls, k in a:
+                shares[cls] += 100.0 * k / assoc
+            shares["row_hit"] = 100.0 * (assoc - n_act) / assoc
+            probe[pl] = sum(k * cyc[c] for c, k in a) + (assoc - n_act) * _fig6(None)
+            rows[(rule, pl)] = {col[k]: v for k, v in shares.items()} | {
+                "cycles per probe": probe[pl],
+            }
+        for pl in PAPER_PLACEMENTS:
+            rows[(rule, pl)]["improvement over one bank (%)"] = 100.0 * (
+                1.0 - probe[pl] / probe["single"]
+            )
+    paper = {
+        pl: assoc * _cycles_per_read(dict(zip([c for c, _, _ in C.CASES], v, strict=True)))
+        for pl, v in C.TABLE_V.items()
+    }
+    for pl in PAPER_PLACEMENTS:
+        rows[("paper's Table V", pl)] = dict(zip(labels, C.TABLE_V[pl], strict=True)) | {
+            "cycles per probe": paper[pl],
+            "improvement over one bank (%)": 100.0 * (1.0 - paper[pl] / paper["single"]),
+            "Table VI improvement (%)": 0.0 if pl == "single" else C.TABLE_VI_IMPROVEMENT[pl],
+        }
+    out = pd.DataFrame(rows).T
+    out.index.names = ["counting", "placement"]
+    return out.round(3)
+
+
+def paper_activations() -> pd.DataFrame:
+    """The paper's own Table V rows as activations per probe (one read in 8 activates a
+    row: ~87.5 % row hits): the share of the fixed order's activations that are
+    b[t]=b[t-1] (a uniform hash over 4 banks gives 1/4) and of the dynamic order's that are
+    hidden (no read of the bank in the window; Fig. 7's order on whole-set probes: none),
+    and the same-bank share above which a set in one bank loses to Fig. 7's order."""
+    fx = dict(zip([c for c, _, _ in C.CASES], C.TABLE_V["fixed"], strict=True))
+    dy = dict(zip([c for c, _, _ in C.CASES], C.TABLE_V["dynamic"], strict=True))
+    act_fx = 100.0 - fx["row_hit"]
+    act_dy = 100.0 - dy["row_hit"]
+    rows = {
+        "fixed: activations per probe (Table V)": 8 * act_fx / 100.0,
+        "fixed: b[t]=b[t-1] share of its activations (%)": 100.0 * fx["b1"] / act_fx,
+        "fixed: same-bank share from a uniform hash (%)": 100.0 / 4,
+        "fixed loses to an always-b[t]=b[t-4] dynamic above (%)": 100.0 * fixed_break_even(),
+        "dynamic: activations per probe (Table V)": 8 * act_dy / 100.0,
+        "dynamic: hidden share of its activations (%)": 100.0 * dy["other_bank"] / act_dy,
+        "dynamic: hidden share under Fig. 7 on whole-set probes (%)": 0.0,
+    }
+    return pd.Series(rows, name="value").to_frame().round(3)
+
+
+def fixed_break_even(n_banks: int = 4) -> float:
+    """Per probe, the share of probes whose set is in the last probe's bank above which a
+    set in one bank ("fixed") is slower than Fig. 7's order ("dynamic", always
+    b[t]=b[t-n_banks]): q * b1 + (1 - q) * DL = b[t-n_banks]."""
+    b1, bn, dl = _fig6(1), _fig6(n_banks), _fig6(None)
+    return (bn - dl) / (b1 - dl)
+
+
+def counting_rule_run(ds: xr.Dataset) -> pd.DataFrame:
+    """The same question on the run (block-table reads included): per run (row-hit
+    accounting and timing model), the default reading's fixed and dynamic placements'
+    row hits and mean improvement over one bank, and on how many workloads the dynamic
+    order beats the fixed one (Table VI: all); for the strict model, also with tCCD_L
+    set to tCCD_S (Table I has one CCD, 4 cycles) from its ablation."""
+    ours = ours_of(C.READINGS.default)
+    fx, dy = ours["fixed"], ours["dynamic"]
+    ws = workloads(ds)
+    rows = {}
+    for m in ds["model"].values:
+        m = str(m)
+        shares = case_shares(ds, m)
+        imp = improvement(ds, m)
+        lat = ds["latency"].sel(model=m)
+        rows[m] = {
+            "fixed row hits (%)": shares.loc[fx, case_labels(4)[5]],
+            "dynamic row hits (%)": shares.loc[dy, case_labels(4)[5]],
+            "fixed improvement (%)": float(imp.sel(placement=fx).mean()),
+            "dynamic improvement (%)": float(imp.sel(placement=dy).mean()),
+            "workloads with dynamic < fixed": int(
+                (lat.sel(placement=dy) < lat.sel(placement=fx)).sum()
+            ),
+            "workloads": len(ws),
+        }
+    if "strict_ablation" in ds and "tccd_l_as_s" in ds["ablation"].values:
+        abl = ds["strict_ablation"]
+        have = set(map(str, abl["splacement"].values))
+        if {"single", fx, dy} <= have:
+            for name, tag in (
+                ("strict", "ddr4 (ablation run)"),
+                ("tccd_l_as_s", "ddr4, tCCD_L = tCCD_S"),
+            ):
+                a = abl.sel(ablation=name)
+                single = a.sel(splacement="single")
+                rows[tag] = {
+                    "fixed improvement (%)": float(
+                        (100 * (single - a.sel(splacement=fx)) / single).mean()
+                    ),
+                    "dynamic improvement (%)": float(
+                        (100 * (single - a.sel(splacement=dy)) / single).mean()
+                    ),
+                    "workloads with dynamic < fixed": int(
+                        (a.sel(splacement=dy) < a.sel(splacement=fx)).sum()
+                    ),
+                    "workloads": len(ws),
+                }
+    paper = {w: C.TABLE_VI[w]["dynamic"] < C.TABLE_VI[w]["fixed"] for w in C.TABLE_VI}
+    rows["paper (Table V / VI)"] = {
+        "fixed row hits (%)": C.TABLE_V["fixed"][5],
+        "dynamic row hits (%)": C.TABLE_V["dynamic"][5],
+        "fixed improvement (%)": C.TABLE_VI_IMPROVEMENT["fixed"],
+        "dynamic improvement (%)": C.TABLE_VI_IMPROVEMENT["dynamic"],
+        "workloads with dynamic < fixed": sum(paper.values()),
+        "workloads": len(paper),
+    }
+    return pd.DataFrame(rows).T.round(2)

@@ -133,6 +133,16 @@ def load_streams(cfg: dict[str, Any], progress: bool = False) -> dict[str, FileS
     return out
 
 
+def _aligned_pct(stream: FileStream, la_unit: int, sectors: int = 4) -> float:
+    """Share (%) of a stream's requests whose start address, in 512 B sectors (the unit
+    the paper's SPC traces address in), is a multiple of ``sectors``: Sec. 3 says the
+    WebSearch2/3 addresses "are all multiples of four"."""
+    if not len(stream):
+        return float("nan")
+    sector = stream.keys.astype(np.int64) * la_unit // 512
+    return float(100.0 * np.mean(sector % sectors == 0))
+
+
 def _next_pow2(n: int) -> int:
     return 1 << max(0, int(n - 1).bit_length())
 
@@ -357,6 +367,11 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                         "requests (= LPMT lookups)"),
         "files": var(("workload",), np.array([s.n_files for s in streams.values()]), "1",
                      "distinct files (distinct start LAs)"),
+        "aligned4_pct": var(("workload",),
+                            np.array([_aligned_pct(s, int(sec["la_unit"]))
+                                      for s in streams.values()]),
+                            "%", "requests whose start address (512 B sectors) is a multiple "
+                            "of 4 (Sec. 3 on WebSearch2/3)"),
         "multi_page_pct": var(("workload",),
                               np.array([100 * s.multi_page_fraction for s in streams.values()]),
                               "%", "requests larger than a page (multi-page files)"),
