@@ -58,7 +58,7 @@ def test_too_short_trace_is_a_clear_error():
         locality(trace([0], [True]))
 
 
-WEB0 = Path("/work/shared/traces/msr_cambridge/web_1.csv.gz")
+WEB0 = Path(__file__).resolve().parents[2] / "shared" / "traces" / "msr_cambridge" / "web_1.csv.gz"
 
 
 @pytest.mark.skipif(not WEB0.is_file(), reason="shared web_0 excerpt absent")

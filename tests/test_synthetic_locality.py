@@ -257,9 +257,9 @@ def test_kernels_equal_their_python_and_keep_their_invariants():
         assert np.array_equal(off[idx][1:][follow], (off[idx] + sizes[idx])[:-1][follow])
 
 
-TRACES = Path("/work/shared/traces")
-# Rows of locality.compare that hold on the round trip today (see /tmp/notes/19d1.md for
-# the full table and the rows that still miss, with numbers).
+TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
+# Rows of locality.compare that hold on the round trip today (notebook 00_traces shows the
+# full table and the rows that still miss, with numbers).
 TABLE_III = {
     "read_fraction",
     "mean_read_size_kb",

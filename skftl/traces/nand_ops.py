@@ -1,6 +1,6 @@
 """Synthetic NAND-operation traces of the MTPM paper (R0, R25, R50, R75, R100).
 
-What the paper says (/work/shared/papers/mtpm_multi-token-power-management.md,
+What the paper says (../shared/papers/mtpm_multi-token-power-management.md,
 Sec. IV-A): "We use a synthetic trace because power violation occurs when chips
 process the burst operations. A trace consists of 5000 operations and one erase is
 inserted every 500 program operations. We vary the ratio of reads and programs ...

@@ -123,7 +123,7 @@ _PIXEL_APPS = {
     "you_cut": "YouCut",
 }
 # name, folder, file, upstream repo@commit/path, sha256 of the .gz copy,
-# sha256 of the text, requests: from /work/shared/traces/MANIFEST.tsv
+# sha256 of the text, requests: from ../shared/traces/MANIFEST.tsv
 _SHARED: tuple[tuple[str, str, str, str, str, str, int], ...] = (
     ("msr_web_0_excerpt", "msr_cambridge", "web_1.csv.gz",
      "pbhandar2/skeletor-offline/1745e13b815e63a3265310364f16595a00925ccb/test/web_1.csv.gz",

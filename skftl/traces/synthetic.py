@@ -984,9 +984,9 @@ def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int
 
 
 # ----------------------------------------------------------------------------- presets
-# Sizes are written in 512 B sectors. "Table III" = LPMT paper (/work/shared/papers/
+# Sizes are written in 512 B sectors. "Table III" = LPMT paper (../shared/papers/
 # lpmt_dram-address-mapping.md), Table III. "Measured" = skftl.traces.stats on the
-# shared real excerpts (/work/shared/traces, see MANIFEST.tsv), rounded as printed.
+# shared real excerpts (../shared/traces, see MANIFEST.tsv), rounded as printed.
 
 
 def _kb(x: float) -> float:

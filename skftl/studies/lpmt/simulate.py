@@ -1,6 +1,6 @@
 """Study `lpmt`: hashed L2P table (LPMT) in DRAM with bank interleaving.
 
-Reproduces Song et al., IEICE ELEX 16 (2019) (``/work/shared/papers/
+Reproduces Song et al., IEICE ELEX 16 (2019) (``../shared/papers/
 lpmt_dram-address-mapping.md``): Table IV (primary-LPMT occupancy per workload and hash
 function), Table V (distribution of the DRAM latency cases per placement), Table VI
 (average lookup latency per workload and placement, improvement over one bank) and
