@@ -247,20 +247,6 @@ def config_comments(section: str, path: str | Path = DEFAULT_CONFIG) -> dict[str
     return out
 
 
-def write_config(cfg: Mapping[str, Any], path: str | Path) -> Path:
-    """Write a merged config as one YAML file (what the workflow hands to every job), leaving
-    the file untouched when it already holds the same config."""
-    from skftl.io import atomic_path
-
-    path = Path(path)
-    text = "# merged config of this run (written by the workflow; edit the config files)\n"
-    text += yaml.safe_dump(dict(cfg), sort_keys=False, default_flow_style=None, width=100)
-    if not path.is_file() or path.read_text() != text:
-        with atomic_path(path) as tmp:
-            tmp.write_text(text)
-    return path
-
-
 def trace_dirs(cfg: dict[str, Any] | None = None) -> list[Path]:
     """Folders searched for user-placed traces: ``SKFTL_TRACE_DIRS`` (os.pathsep separated)
     first, then the config's ``traces.trace_dirs`` (relative paths are taken from the

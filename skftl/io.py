@@ -85,6 +85,13 @@ def write_netcdf(ds: xr.Dataset, path: str | Path) -> Path:
     return Path(path)
 
 
+def write_text(text: str, path: str | Path) -> Path:
+    """Write ``text`` to ``path`` atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)
+    return Path(path)
+
+
 def write_csv(df: pd.DataFrame, path: str | Path) -> Path:
     """Write ``df`` as CSV (no index) atomically."""
     with atomic_path(path) as tmp:

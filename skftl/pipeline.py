@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from skftl.config import cache_dir, load_config, raw_dir, search_dirs
-from skftl.io import atomic_path
+from skftl.io import write_text
 
 SYNTHETIC_PREFIX = "syn-"
 
@@ -99,8 +99,7 @@ def prepare_trace(
         "reads": req.n_reads,
         "writes": req.n_writes,
     }
-    with atomic_path(manifest) as tmp:
-        tmp.write_text(json.dumps(info, indent=2) + "\n")
+    write_text(json.dumps(info, indent=2) + "\n", manifest)
     return info
 
 

@@ -30,6 +30,7 @@ from skftl.studies.assumptions import READING, Assumption, with_value
 from skftl.studies.claims import evaluate
 from skftl.studies.provenance import scope, scope_text
 from skftl.studies.registry import STUDIES, study_module
+from skftl.studies.scorecard import headline
 
 #: robustness classes of a prediction, best first
 CLASSES = ("robust", "reachable", "unreachable")
@@ -93,22 +94,19 @@ def point_scope_text(cfg: Mapping[str, Any], study: str, key: str, value_json: s
 
 def run_point(cfg: Mapping[str, Any], study: str, key: str, value: Any) -> pd.DataFrame:
     """Rerun ``study`` with ``<study>.<key> = value`` and score its claims (default reading)."""
-    module = study_module(study)
-    ds = module.run(scope(point_config(cfg, study, key, value), study), progress=False)
-    head = evaluate(module.CLAIMS, ds, module.READINGS.default)
-    return _rows(head, key, value, default=False)
+    ds = study_module(study).run(scope(point_config(cfg, study, key, value), study), progress=False)
+    return _rows(headline(study, ds), key, value, default=False)
 
 
 def study_table(study: str, ds: xr.Dataset, points: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """Every claim of ``study`` at the default (``ds``), under each reading, and at each point."""
-    module = study_module(study)
-    default = evaluate(module.CLAIMS, ds, module.READINGS.default)
-    frames = [_rows(default, "(default)", None, default=True)]
+    claims = study_module(study).CLAIMS
+    frames = [_rows(headline(study, ds), "(default)", None, default=True)]
     for a in assumptions(study):
         if a.key != READING:
             continue
         for reading in a.alternatives:
-            frames.append(_rows(evaluate(module.CLAIMS, ds, reading), READING, reading, False))
+            frames.append(_rows(evaluate(claims, ds, reading), READING, reading, False))
     frames += list(points)
     table = pd.concat(frames, ignore_index=True)
     table.insert(0, "study", study)
@@ -127,12 +125,12 @@ def classify(table: pd.DataFrame) -> pd.DataFrame:
             continue
         # a point that trimmed away what a claim rests on says nothing about it
         rest = g[~g["default"] & (g["verdict"] != "not evaluated")]
-        held = rest["verdict"] == "held"
         points = [f"{a}={v}" for a, v in zip(rest["assumption"], rest["value"], strict=True)]
+        held = [p for p, v in zip(points, rest["verdict"], strict=True) if v == "held"]
         flips = [p for p, v in zip(points, rest["verdict"], strict=True) if v != at_default]
-        if at_default == "held" and held.all():
+        if at_default == "held" and len(held) == len(points):
             cls = "robust"
-        elif at_default == "held" or held.any():
+        elif at_default == "held" or held:
             cls = "reachable"
         else:
             cls = "unreachable"
@@ -142,9 +140,7 @@ def classify(table: pd.DataFrame) -> pd.DataFrame:
                 "claim": claim,
                 "at_default": at_default,
                 "class": cls,
-                "held_at": ""
-                if at_default == "held"
-                else "; ".join(p for p, h in zip(points, held, strict=True) if h),
+                "held_at": "" if at_default == "held" else "; ".join(held),
                 "flipped_by": "; ".join(flips),
                 "points": len(rest),
             }

@@ -94,13 +94,13 @@ def counts(card: pd.DataFrame, by_kind: bool = False) -> pd.DataFrame:
     return table.sort_index(key=lambda idx: idx.map(_ORDER[idx.name].index))
 
 
-def not_results(card: pd.DataFrame) -> pd.DataFrame:
-    """The claims that are not predictions, per study and basis (input, by construction,
+def not_results(card: pd.DataFrame, by: Sequence[str] = ("study",)) -> pd.DataFrame:
+    """The claims that are not predictions, per ``by`` and basis (input, by construction,
     calibrated, inferred) and verdict: listed apart, never counted as results."""
     rest = card[card["basis"] != "prediction"]
     if rest.empty:
         return pd.DataFrame(columns=[*VERDICTS, "total"])
-    table = _tally(rest, ["study", "basis"])
+    table = _tally(rest, [*by, "basis"])
     return table.sort_index(key=lambda idx: idx.map(_ORDER[idx.name].index))
 
 
@@ -125,10 +125,7 @@ def verdict_counts(head: pd.DataFrame) -> pd.DataFrame:
 
 def other_bases(head: pd.DataFrame) -> pd.DataFrame:
     """One study's claims that are not predictions, per basis and verdict: listed apart."""
-    rest = head[head["basis"] != "prediction"]
-    if rest.empty:
-        return pd.DataFrame(columns=[*VERDICTS, "total"])
-    return _tally(rest, ["basis"]).sort_index(key=lambda idx: idx.map(list(BASES).index))
+    return not_results(head, by=())
 
 
 def claim_rows(head: pd.DataFrame, *prefixes: str) -> pd.DataFrame:

@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 from skftl.config import REPO_ROOT
-from skftl.io import atomic_path, clean_stale_temporaries
+from skftl.io import atomic_path, clean_stale_temporaries, write_text
 from skftl.traces.arrow import from_numpy, to_numpy
 from skftl.traces.readers import READER_VERSION
 from skftl.traces.requests import Requests, TraceMeta
@@ -110,8 +110,7 @@ def remember_sha256(path: Path, cache_dir: Path, sha256: str) -> None:
     index = _read_index(cache_dir)
     index[key] = [*signature, sha256]
     clean_stale_temporaries(cache_dir)  # a killed earlier load's leftovers
-    with atomic_path(_index_path(cache_dir)) as tmp:
-        tmp.write_text(json.dumps(index, indent=0, sort_keys=True))
+    write_text(json.dumps(index, indent=0, sort_keys=True), _index_path(cache_dir))
 
 
 # --- Arrow IPC files -----------------------------------------------------------------

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 import skftl
 from skftl.errors import ConfigError
-from skftl.io import atomic_path
+from skftl.io import write_text
 from skftl.traces import locality
 from skftl.traces.requests import SECTOR, Requests
 from skftl.traces.synthetic import SyntheticSpec
@@ -263,8 +263,7 @@ def write_preset(preset: Preset, path: str | Path) -> Path:
     """Write ``preset`` as YAML (atomically); :func:`load_preset` reads it back equal."""
     path = Path(path)
     text = yaml.safe_dump(preset.model_dump(mode="json"), sort_keys=False)
-    with atomic_path(path) as tmp:
-        Path(tmp).write_text(text)
+    write_text(text, path)
     return path
 
 

@@ -15,6 +15,7 @@ from skftl.config import load_config
 from skftl.errors import ConfigError
 from skftl.studies import claims as C
 from skftl.studies import robustness as R
+from skftl.studies import scorecard
 from skftl.studies.assumptions import READING, Assumption, check_defaults, with_value
 
 
@@ -72,6 +73,7 @@ def _toy(monkeypatch) -> SimpleNamespace:
         ),  # fmt: skip
     )
     monkeypatch.setattr(R, "study_module", lambda study: module)
+    monkeypatch.setattr(scorecard, "study_module", lambda study: module)  # its headline()
     return module
 
 

@@ -293,6 +293,22 @@ def _keys(ds: xr.Dataset, mask: np.ndarray) -> list[str]:
 
 
 # --- notes: the data behind the misses --------------------------------------------------------
+def conservation_terms(ds: xr.Dataset, setup: str = "cold") -> dict[str, np.ndarray]:
+    """Per trace (fractions of PW FTL's injections, paper counting; NaN where PW FTL injects
+    nothing): PW FTL's remove / inject ratio and the two terms of SK-FTL's inject cut (the
+    removals it avoids, the skyrmions it holds less of): see :func:`conservation`."""
+    cnt = _at(sel(var(ds, "op_count"), convention="paper"), setup)
+    pw, sk = sel(cnt, scheme="PW FTL"), sel(cnt, scheme="SK-FTL")
+    inj, rem = sel(pw, op="inject").values.astype(float), sel(pw, op="remove").values
+    sk_inj, sk_rem = sel(sk, op="inject").values, sel(sk, op="remove").values
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return {
+            "pw_remove_per_inject": np.where(inj > 0, rem / inj, np.nan),
+            "removals_avoided": np.where(inj > 0, (rem - sk_rem) / inj, np.nan),
+            "held_less": np.where(inj > 0, ((inj - rem) - (sk_inj - sk_rem)) / inj, np.nan),
+        }
+
+
 def conservation(ds: xr.Dataset, setup: str = "cold") -> dict[str, float]:
     """What SK-FTL's inject cut is made of. Every skyrmion is injected once, then removed or
     still on the racetracks (injected - removed = the change of what the racetracks hold,
@@ -306,20 +322,15 @@ def conservation(ds: xr.Dataset, setup: str = "cold") -> dict[str, float]:
     PW FTL's remove / inject ratio, the two terms, the share of PW FTL's injections that
     fill never-mapped entries, and SK-FTL's inject change on updates of mapped entries
     alone."""
+    terms = conservation_terms(ds, setup)
     cnt = _at(sel(var(ds, "op_count"), convention="paper"), setup)
-    pw, sk = sel(cnt, scheme="PW FTL"), sel(cnt, scheme="SK-FTL")
-    inj, rem = sel(pw, op="inject").values.astype(float), sel(pw, op="remove").values
-    sk_inj, sk_rem = sel(sk, op="inject").values, sel(sk, op="remove").values
+    inj = sel(cnt, scheme="PW FTL", op="inject").values.astype(float)
     first = _at(var(ds, "inject_first"), setup)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(inj > 0, rem / inj, np.nan)
-        avoided = np.where(inj > 0, (rem - sk_rem) / inj, np.nan)
-        held = np.where(inj > 0, ((inj - rem) - (sk_inj - sk_rem)) / inj, np.nan)
     over = sel(cnt, op="inject") - first
     return {
-        "pw_remove_per_inject_pct": 100 * _mean(ratio, "PW FTL injections"),
-        "removals_avoided_pct": 100 * _mean(avoided, "PW FTL injections"),
-        "held_less_pct": 100 * _mean(held, "PW FTL injections"),
+        "pw_remove_per_inject_pct": 100 * _mean(terms["pw_remove_per_inject"], "PW FTL injections"),
+        "removals_avoided_pct": 100 * _mean(terms["removals_avoided"], "PW FTL injections"),
+        "held_less_pct": 100 * _mean(terms["held_less"], "PW FTL injections"),
         "pw_first_write_share_pct": 100
         * float(sel(first, scheme="PW FTL").sum() / max(inj.sum(), 1)),
         "sk_inject_change_on_updates_pct": _mean(
