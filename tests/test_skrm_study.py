@@ -14,12 +14,7 @@ from skftl.studies.claims import COLUMNS, VERDICTS
 def tiny_config() -> dict:
     cfg = copy.deepcopy(load_config())
     sec = cfg["skrm"]
-    sec["nand"] = {
-        "preset": "sk-ftl",
-        "capacity_gib": 2,
-        "channels": 1,
-        "chips_per_channel": 2,
-    }
+    sec["nand"] = {**sec["nand"], "capacity_gib": 2, "channels": 1, "chips_per_channel": 2}
     sec["traces"] = {
         "desktop": {"candidates": [], "preset": "pc_desktop"},
         "absent": {"candidates": [], "preset": None},  # left out, not an error

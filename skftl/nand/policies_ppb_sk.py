@@ -84,7 +84,7 @@ def ppb_sk_select_block(S, chip, stream, old_ppn):
     want = K - 1 if stream & 1 else 0
     area = stream >> 1
     _prefer(S, chip, area, want, old_ppn)
-    cls, _ = wanted_classes(S, chip, old_ppn, 0, 0)
+    cls, _ = wanted_classes(S, old_ppn)
     return vb_select(S, chip, area, want, cls)
 
 

@@ -26,16 +26,25 @@ page number is identical"; it does not say across how many blocks.
 ``H = 1`` makes both the plain one-block-per-class allocator. When the class has no free
 or open block left, the nearest class (by popcount distance, lower first) is used.
 
+``H = list_width(...)`` is the *list-wide* rotation, Sec. III-B read literally: every block
+of a chip's list open at once, a row written across the whole list before the next. Holding
+every free block open would leave GC none, so a rotation opens a free block only while its
+chip keeps more than ``reserve`` free blocks (the FTL's GC high watermark); the reserve is
+taken only when no open block of any class has a free page (GC reclaims then).
+
 A first write (unmapped LPN) has no previously-stored PBA, so the paper's objective sets
-no class. ``first_write="largest"`` sends it to the class with the most free blocks on
-the chip (classes are consumed in proportion to their size, so later updates find room
-in their own class). ``first_write="lowest"`` treats it as an old address of popcount 0
-(the lowest-popcount class with space, the lowest-popcount next page), which minimises
-the skyrmions a first write injects but fills the small low classes first.
+no class. ``first_write="largest"`` sends it to the class with the most blocks with room on
+the chip (free, or open with a free page): classes are consumed in proportion to their size,
+so later updates find room in their own class. ``first_write="lowest"`` treats it as an old
+address of popcount 0 (the lowest-popcount class with space, the lowest-popcount next page),
+which minimises the skyrmions a first write injects but fills the small low classes first.
 
 ``pstate`` layout: ``[0] = H``, ``[1] = n_classes``, ``[2] = first-write rule`` (0 lowest,
-1 largest), ``[3] = row rule`` (0 match, 1 lockstep), then ``n_chips * n_classes * H``
-open block ids (``-1`` = none), indexed ``4 + (chip * n_classes + class) * H + slot``.
+1 largest), ``[3] = row rule`` (0 match, 1 lockstep), ``[4] = reserve`` (free blocks per
+chip a rotation leaves for GC), ``[5] = room`` (offset of the open-block counts), then
+``n_chips * n_classes * H`` open block ids (``-1`` = none), indexed ``6 + (chip * n_classes
++ class) * H + slot``, then at ``room`` the number of open blocks with a free page per
+(chip, class), indexed ``room + chip * n_classes + class``.
 """
 
 from __future__ import annotations
@@ -48,7 +57,9 @@ PS_WIDTH = 0
 PS_CLASSES = 1
 PS_FIRST = 2
 PS_ROWS = 3
-PS_SLOTS = 4
+PS_RESERVE = 4
+PS_ROOM = 5
+PS_SLOTS = 6
 FIRST_WRITE = {"lowest": 0, "largest": 1}
 ROWS = {"match": 0, "lockstep": 1}
 
@@ -58,14 +69,32 @@ def block_bits(n_blocks: int) -> int:
     return max(1, int(n_blocks - 1).bit_length())
 
 
+def list_width(n_chips: int, n_blocks: int) -> int:
+    """Blocks in the longest popcount list of any chip: the ``width`` of a list-wide
+    rotation (blocks ``chip * n_blocks / n_chips`` onwards belong to ``chip``)."""
+    blk = np.arange(n_blocks, dtype=np.int64)
+    chip = blk // (n_blocks // n_chips)
+    pop = np.array([bin(int(b)).count("1") for b in blk], np.int64)
+    n_classes = block_bits(n_blocks) + 1
+    return int(np.bincount(chip * n_classes + pop).max())
+
+
 def skftl_pstate(
-    n_chips: int, n_blocks: int, width: int, first_write: str = "lowest", rows: str = "match"
+    n_chips: int,
+    n_blocks: int,
+    width: int,
+    first_write: str = "lowest",
+    rows: str = "match",
+    reserve: int = 0,
 ) -> np.ndarray:
     """Initial policy state for a device of ``n_blocks`` blocks on ``n_chips`` chips with
-    ``width`` open blocks per (chip, popcount class), first-write rule ``first_write`` and
-    row rule ``rows``."""
+    ``width`` open blocks per (chip, popcount class), first-write rule ``first_write``,
+    row rule ``rows`` and ``reserve`` free blocks per chip that only a write with no other
+    room may open."""
     if width < 1:
         raise ValueError(f"sk-ftl allocator: width must be >= 1, got {width}")
+    if reserve < 0:
+        raise ValueError(f"sk-ftl allocator: reserve must be >= 0, got {reserve}")
     if first_write not in FIRST_WRITE:
         raise ValueError(
             f"sk-ftl allocator: first_write must be one of {sorted(FIRST_WRITE)}, "
@@ -74,11 +103,15 @@ def skftl_pstate(
     if rows not in ROWS:
         raise ValueError(f"sk-ftl allocator: rows must be one of {sorted(ROWS)}, got {rows!r}")
     n_classes = block_bits(n_blocks) + 1
-    ps = np.full(PS_SLOTS + n_chips * n_classes * width, -1, np.int64)
+    room = PS_SLOTS + n_chips * n_classes * width
+    ps = np.full(room + n_chips * n_classes, -1, np.int64)
+    ps[room:] = 0
+    ps[PS_ROOM] = room
     ps[PS_WIDTH] = width
     ps[PS_CLASSES] = n_classes
     ps[PS_FIRST] = FIRST_WRITE[first_write]
     ps[PS_ROWS] = ROWS[rows]
+    ps[PS_RESERVE] = reserve
     return ps
 
 
@@ -105,10 +138,11 @@ def _usable(S, b, np_):
 
 
 @inline
-def _best_in_class(S, chip, cls, want_page_pop):
+def _best_in_class(S, chip, cls, want_page_pop, reserve):
     """The open block of (chip, cls) to program next, opening free blocks of the class
-    into empty slots; -1 when the class has neither. Under lock-step rows empty slots are
-    refilled only once the whole row is done, so the open blocks start each row together."""
+    into empty slots while the chip keeps more than ``reserve`` free blocks; -1 when the
+    class has neither. Under lock-step rows empty slots are refilled only once the whole
+    row is done, so the open blocks start each row together."""
     width = S.pstate[PS_WIDTH]
     np_ = S.prm[P_NP]
     base = PS_SLOTS + (chip * S.pstate[PS_CLASSES] + cls) * width
@@ -119,17 +153,19 @@ def _best_in_class(S, chip, cls, want_page_pop):
             if _usable(S, S.pstate[base + h], np_):
                 row_open = True
                 break
+    room = S.pstate[PS_ROOM] + chip * S.pstate[PS_CLASSES] + cls
     best = -1
     best_score = 1 << 62
     for h in range(width):
         b = S.pstate[base + h]
         if not _usable(S, b, np_):
-            if row_open:
+            if row_open or S.free_count[chip] <= reserve:
                 continue
             b = pop_free(S, chip, cls, 0)
             S.pstate[base + h] = b
             if b < 0:
                 continue
+            S.pstate[room] += 1
         page = S.next_page[b]
         score = page
         if want_page_pop >= 0 and not lockstep:
@@ -137,28 +173,36 @@ def _best_in_class(S, chip, cls, want_page_pop):
         if score < best_score:
             best_score = score
             best = b
+    if best >= 0 and S.next_page[best] == np_ - 1:
+        S.pstate[room] -= 1  # the write about to be programmed fills it
     return best
 
 
 @inline
-def wanted_classes(S, chip, old_ppn, first, n_classes):
-    """(block popcount class, page popcount) an update of ``old_ppn`` should keep; for an
-    unmapped LPN (``old_ppn`` < 0) by the first-write rule ``first`` (0 lowest: (0, 0);
-    1 largest: the class with the most free blocks on ``chip``, no page wish: -1)."""
-    np_ = S.prm[P_NP]
-    if old_ppn >= 0:
-        ob = old_ppn // np_
-        return popcount(ob), popcount(old_ppn - ob * np_)
-    if first == 0:
-        # no previous address and an empty entry: as few 1-bits as possible
-        return 0, 0
-    # no previous address: the class with the most free blocks on this chip
+def _roomiest_class(S, chip, n_classes):
+    """The class of ``chip`` with the most blocks that have a free page: its free blocks and
+    its open blocks with room (a list-wide rotation holds a class's blocks open)."""
     k0 = chip * S.prm[P_NLISTS]
+    r0 = S.pstate[PS_ROOM] + chip * n_classes
     want = 0
+    most = S.free_len[k0] + S.pstate[r0]
     for c in range(1, n_classes):
-        if S.free_len[k0 + c] > S.free_len[k0 + want]:
+        n = S.free_len[k0 + c] + S.pstate[r0 + c]
+        if n > most:
+            most = n
             want = c
-    return want, -1
+    return want
+
+
+@inline
+def wanted_classes(S, old_ppn):
+    """(block popcount class, page popcount) an update of ``old_ppn`` should keep; an
+    unmapped LPN (``old_ppn`` < 0) as an old address of popcount 0: (0, 0)."""
+    if old_ppn < 0:
+        return 0, 0  # no previous address and an empty entry: as few 1-bits as possible
+    np_ = S.prm[P_NP]
+    ob = old_ppn // np_
+    return popcount(ob), popcount(old_ppn - ob * np_)
 
 
 @inline
@@ -186,13 +230,19 @@ def pop_free_nearest(S, chip, want, stream):
 @njit  # a policy entry point: compiled once, not into every hook call site
 def skftl_select_block(S, chip, old_ppn):
     n_classes = S.pstate[PS_CLASSES]
-    want, want_page = wanted_classes(S, chip, old_ppn, S.pstate[PS_FIRST], n_classes)
-    for k in range(2 * n_classes - 1):
-        c = nearest(want, k)
-        if 0 <= c < n_classes:
-            b = _best_in_class(S, chip, c, want_page)
-            if b >= 0:
-                return b
+    if old_ppn < 0 and S.pstate[PS_FIRST] == 1:  # first write, rule 'largest'
+        want, want_page = _roomiest_class(S, chip, n_classes), -1
+    else:
+        want, want_page = wanted_classes(S, old_ppn)
+    reserve = S.pstate[PS_RESERVE]
+    # the reserve is opened only when no class has room without it
+    for r in range(2 if reserve > 0 else 1):
+        for k in range(2 * n_classes - 1):
+            c = nearest(want, k)
+            if 0 <= c < n_classes:
+                b = _best_in_class(S, chip, c, want_page, reserve if r == 0 else 0)
+                if b >= 0:
+                    return b
     return -1
 
 
@@ -204,5 +254,5 @@ def check_geometry(n_chips: int, n_blocks: int, n_free_lists: int, pstate_len: i
             f"sk-ftl allocator: needs n_free_lists >= {n_classes} (popcount classes of "
             f"{n_blocks} block numbers), got {n_free_lists}"
         )
-    if pstate_len < PS_SLOTS + n_chips * n_classes:
+    if pstate_len < PS_SLOTS + 2 * n_chips * n_classes:
         raise ValueError("sk-ftl allocator: pstate too small; build it with skftl_pstate()")

@@ -33,13 +33,13 @@ from tqdm.auto import tqdm
 
 import skftl
 from skftl.errors import ConfigError, UnknownTraceError
-from skftl.nand import Geometry, resolve_nand
+from skftl.nand import Geometry, Timing, resolve_nand
 from skftl.nand.core import OPEN
 from skftl.nand.policies_skftl import FIRST_WRITE, ROWS
 from skftl.pipeline import workload_for
 from skftl.skrm import CostModel, Layout, OpCosts, Scheme, ablation_schemes
 from skftl.skrm.model import OPS, PAPER_SCHEMES
-from skftl.skrm.nand_side import make_ftl
+from skftl.skrm.nand_side import LIST_WIDE, make_ftl
 from skftl.traces.pages import expand_to_pages
 from skftl.traces.requests import Requests
 from skftl.traces.workload import check_candidates
@@ -119,8 +119,10 @@ def check_allocator(sec: dict[str, Any]) -> None:
             f"skrm.first_write must be one of {tuple(FIRST_WRITE)}, got {sec.get('first_write')!r}"
         )
     h = sec.get("open_per_class")
-    if not isinstance(h, int) or isinstance(h, bool) or h < 1:
-        raise ConfigError(f"skrm.open_per_class must be an integer >= 1, got {h!r}")
+    if h != LIST_WIDE and (not isinstance(h, int) or isinstance(h, bool) or h < 1):
+        raise ConfigError(
+            f"skrm.open_per_class must be an integer >= 1 or {LIST_WIDE!r}, got {h!r}"
+        )
 
 
 def setup_options(sec: dict[str, Any], setup: str) -> dict[str, Any]:
@@ -184,7 +186,7 @@ def replay(
         dict(sec["nand"]),
         ftl_sec,
         sk_allocator=sk_allocator,
-        open_per_class=int(opt["open_per_class"]),
+        open_per_class=opt["open_per_class"],
         first_write=str(opt["first_write"]),
         rows=str(opt["rows"]),
     )
@@ -449,6 +451,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         {"units": "GiB", "long_name": "simulated NAND capacity (physical)"},
     )
     ds["page_size"] = ((), geo.page_size / 1024, {"units": "KiB", "long_name": "NAND page size"})
+    ds.attrs["nand_page_speed"] = Timing.from_config(resolve_nand(dict(sec["nand"]))).page_speed
     ds["op_unit_latency"] = (
         "op",
         [getattr(costs, f"{o}_ns") for o in OPS],
