@@ -9,10 +9,10 @@ that name, whose ``meta.synthetic`` is True and whose ``meta.label`` says "(synt
 A synthetic trace is never presented as real.
 
 Stand-ins (config ``traces.stand_ins``): ``locality`` (default) draws from the preset file
-``skftl/data/presets/<name>.yaml`` where there is one (issue #19: the locality measured on the
-nearest real excerpt, or implied by a published file count, with the paper's Table III cells),
+``skftl/data/presets/<name>.yaml`` where there is one (the locality measured on the nearest
+real excerpt, or implied by a published file count, with the paper's Table III cells),
 else from the built-in spec; ``aggregates`` always draws from the built-in specs of
-:mod:`skftl.traces.synthetic` (Table III aggregates, little reuse: the stand-ins before #19).
+:mod:`skftl.traces.synthetic` (Table III aggregates, little reuse).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ STAND_INS = ("locality", "aggregates")
 PRESET_DIR = Path(__file__).resolve().parent.parent / "data" / "presets"
 #: preset stand-ins drawn from the measured profile of another workload's trace (the
 #: excerpt its preset file names): not independent evidence of their own workload, so
-#: their label names the profile (issue 35, item 13). The data are unchanged.
+#: their label names the profile.
 OTHER_PROFILE = {"msr_media": "msr_web_0_excerpt"}
 
 
