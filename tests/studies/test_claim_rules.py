@@ -114,3 +114,12 @@ def test_only_and_each_are_relations() -> None:
     assert verdict(only, 0.01) == "missed"
     each = C.Relation(op=">=", ref=1.0, unit="(share of rounds)")
     assert verdict(each, 1.0) == "held" and verdict(each, 0.847) == "missed"
+
+
+def test_a_reading_may_read_the_paper_s_words_differently() -> None:
+    # "1.5 to 1.8 times more": a ratio of 1.5-1.8, or 2.5-2.8 under the reading "more"
+    c = claim(C.Range(lo=1.5, hi=1.8, unit="x"), 2.6, paper_under={"more": C.Range(lo=2.5, hi=2.8)})
+    plain, more = C.evaluate_claim(c, DS, "any"), C.evaluate_claim(c, DS, "more")
+    assert (plain["paper"], plain["verdict"]) == ("1.5-1.8 x", "missed")
+    assert (more["paper"], more["verdict"]) == ("2.5-2.8", "held")
+    assert c.expect("any") is c.paper

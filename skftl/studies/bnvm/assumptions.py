@@ -30,13 +30,14 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "SSD' (Sec. II.B.1-2); 128 GiB is also the storage of the Pixel 6a our real stand-in "
         "traces were recorded on. It sets the 0.1 % log (8,320 pages, 65 refresh units, per "
         "chip at 128 GiB, which fills only on traces C and F, so fig3.refresh_share.A/B/D/E "
-        "are not evaluated there and fig3.dirty_ratio.A/B/D/E are 0) and the mapping-table "
-        "sizes; it never changes the simulated traffic.",
+        "are not evaluated there and fig3.dirty_ratio.A/B/D/E are 0); it never changes the "
+        "simulated traffic. The stand-in traces address up to 119 GiB of their phone's "
+        "storage, so a device that holds their addresses unfolded has 128 GiB.",
         sources="The paper's traces were recorded on a Nexus 5 (Sec. IV.B.1: 'Traces A to F "
         "are workloads from NEXUS5'), sold with 16 GB or 32 GB of storage: a 0.1 % log of "
         "1,024 or 2,048 pages per chip; 128 GiB: the paper's only named SSD size and the "
-        "stand-ins' phone (issue 36, item 10).",
-        claims=("sec2b.table.*", "fig3.*", "sec5.log_slower.*", "sec4c2b.clean_rounds_per_flush"),
+        "stand-ins' phone.",
+        claims=("fig3.*", "sec5.log_slower.*", "sec4c2b.clean_rounds_per_flush"),
     ),
     Assumption(
         key="idle_pick",
@@ -49,8 +50,7 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "chips as evenly as a stripe, the reading of 'distributing'.",
         sources="The two orders an allocator can take among idle chips: the next after the "
         "last one used (round-robin) or the first free one (lowest index); both are kernel "
-        "options (skftl.pcm.schemes.IDLE_PICKS). Issue 36, item 11: `lowest` turns trace F "
-        "(static faster, 1.0105).",
+        "options (skftl.pcm.schemes.IDLE_PICKS); `lowest` turns trace F (static faster).",
         claims=("fig2.*", "sec4b2.no_benefit", "sec5.winner_varies"),
     ),
     Assumption(
@@ -94,7 +94,7 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "4 KiB boundary (checked on the prepared traces), so a 4 KiB page splits none.",
         sources="Sec. III.A's two page sizes, 2 KB and 4 KB (512 B sectors would multiply "
         "every page count by eight and are not a page size).",
-        claims=("sec2b.table.*", *_TRAFFIC),
+        claims=_TRAFFIC,
     ),
     Assumption(
         key="include_reads",

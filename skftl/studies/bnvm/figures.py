@@ -71,7 +71,41 @@ def fig_counts(ds: xr.Dataset, schemes: tuple[str, str], reading: str | None = N
         ax.set_xticks(x, cats)
         ax.set_title(_title(ds, letter) + "\n" + ", ".join(notes), fontsize=6.5)
         ax.ticklabel_format(axis="y", style="sci", scilimits=(0, 3))
+        ax.set_ylabel("parallel writes")
     axes[0].legend()
+    fig.tight_layout()
+    return fig
+
+
+def fig_count_ratios(
+    ds: xr.Dataset, schemes: tuple[str, str], reading: str | None = None
+) -> plt.Figure:
+    """Per trace, scheme ``schemes[1]`` over ``schemes[0]``: parallel clean, dirty and total
+    writes and write time, around a line at 1, so differences of a percent that share a
+    count axis with 10^5 writes can be read."""
+    ds = at(ds, reading)
+    num, den = (ds.sel(scheme=s) for s in reversed(schemes))
+    quantities = {
+        "clean": (num["parallel_clean_writes"], den["parallel_clean_writes"]),
+        "dirty": (num["parallel_dirty_writes"], den["parallel_dirty_writes"]),
+        "total": (
+            num["parallel_clean_writes"] + num["parallel_dirty_writes"],
+            den["parallel_clean_writes"] + den["parallel_dirty_writes"],
+        ),
+        "write time": (num["write_time"], den["write_time"]),
+    }
+    letters = [str(x) for x in ds["trace"].values]
+    x = np.arange(len(letters))
+    width = 0.8 / len(quantities)
+    fig, ax = plt.subplots(figsize=(9.6, 3.0))
+    for k, (name, (a, b)) in enumerate(quantities.items()):
+        ratio = (a / b.where(b > 0)).values
+        ax.bar(x + (k - (len(quantities) - 1) / 2) * width, ratio, width, label=name)
+    ax.axhline(1.0, color="0.3", lw=0.8)
+    ax.set_xticks(x, letters)
+    ax.set_xlabel("trace")
+    ax.set_ylabel(f"{NAMES[schemes[1]]} / {NAMES[schemes[0]]}")
+    ax.legend(ncols=len(quantities), fontsize=7, loc="upper left", bbox_to_anchor=(0, -0.22))
     fig.tight_layout()
     return fig
 
