@@ -17,13 +17,22 @@ WORKFLOW = $(BIN)/snakemake --snakefile $(abspath workflow/Snakefile) --configfi
 
 all: pipeline
 
-$(STAMP): pyproject.toml
+# Keys JupyterLab, papermill and editors add to a notebook when it is saved after a run: the
+# nbstripout filter strips them beside the outputs, so a notebook run in Lab stays git-clean.
+NB_STRIP_KEYS := metadata.language_info metadata.papermill cell.metadata.papermill cell.metadata.trusted metadata.vscode metadata.toc
+
+$(STAMP): pyproject.toml Makefile envs/jupyterlab-overrides.json
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "skftl needs Python >= 3.11, found " + sys.version.split()[0]'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(BIN)/python -m ipykernel install --sys-prefix --name skftl --display-name "Python (skftl)" >/dev/null
-	if git rev-parse --git-dir >/dev/null 2>&1; then $(BIN)/nbstripout --install --attributes .gitattributes; fi
+	# JupyterLab's defaults for this environment: no news or update pop-up over the notebooks
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp envs/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	if git rev-parse --git-dir >/dev/null 2>&1; then \
+	  $(BIN)/nbstripout --install --attributes .gitattributes && \
+	  git config filter.nbstripout.extrakeys "$(NB_STRIP_KEYS)"; fi
 	touch $@
 
 setup: $(STAMP)
@@ -62,9 +71,11 @@ lint: $(STAMP)
 
 # JupyterLab on the notebooks (kernel `skftl`); interactive runs write figures to
 # figures/interactive/<study>. Jupyter refuses root without --allow-root (containers run as root).
-LAB_ARGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
+# root (a container) needs --allow-root whatever else LAB_ARGS holds
+LAB_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+LAB_ARGS ?=
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/ $(LAB_ARGS)
+	$(BIN)/jupyter lab notebooks/ $(LAB_ROOT) $(LAB_ARGS)
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
