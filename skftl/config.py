@@ -224,26 +224,34 @@ def _has(node: Any, parts: Sequence[str | int]) -> bool:
 
 
 def config_comments(section: str, path: str | Path = DEFAULT_CONFIG) -> dict[str, str]:
-    """The comment beside each top-level key of ``section`` in a config file (``key: value  #
-    comment`` at two spaces' indent), for help texts; keys without one are left out."""
+    """The comment beside each key of ``section`` in a config file (``key: value  # comment``),
+    nested keys by their dotted path (``timing.tck_ns``), for help texts; a comment continued
+    on the lines below (indented past the key) is joined to it; keys without one are left out."""
     out: dict[str, str] = {}
-    inside, key = False, None
+    inside = False
+    stack: list[tuple[int, str]] = []  # (indent, key) of the keys enclosing the current line
+    last, last_indent = None, 0
     for line in Path(path).read_text().splitlines():
         if line and not line[0].isspace() and not line.startswith("#"):
-            inside, key = line.split(":", 1)[0] == section, None
+            inside, stack, last = line.split(":", 1)[0] == section, [], None
             continue
         if not inside:
             continue
-        m = re.match(r"^  ([A-Za-z_]\w*):[^#]*(?:#\s*(.+))?$", line)
-        more = re.match(r"^\s{4,}#\s*(.+)$", line)
+        m = re.match(r"^(\s+)([A-Za-z_][\w-]*):[^#]*(?:#\s*(.+))?$", line)
+        more = re.match(r"^(\s+)#\s*(.+)$", line)
         if m:
-            key = m.group(1) if m.group(2) else None
-            if key:
-                out[key] = m.group(2).strip()
-        elif more and key:  # a comment continued on the following lines
-            out[key] += " " + more.group(1).strip()
+            indent = len(m.group(1))
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            stack.append((indent, m.group(2)))
+            last = ".".join(k for _, k in stack) if m.group(3) else None
+            last_indent = indent
+            if last:
+                out[last] = m.group(3).strip()
+        elif more and last and len(more.group(1)) > last_indent + 1:
+            out[last] += " " + more.group(2).strip()
         else:
-            key = None
+            last = None
     return out
 
 

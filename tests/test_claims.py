@@ -242,10 +242,22 @@ def test_scorecard_cli(tmp_path, capsys):
     assert main(["scorecard", "--results", str(tmp_path), "--claims", "--csv", str(out)]) == 0
     text = capsys.readouterr().out
     assert "direction only" in text and "lpmt" in text and "not modelled" in text
+    assert "Verdicts: held = " in text and "Bases: prediction = " in text  # the legend
     assert len(pd.read_csv(out)) == 4
     (tmp_path / "lpmt" / "headline.csv").write_text("metric,paper,ours\nx,1,2\n")
     assert main(["scorecard", "--results", str(tmp_path)]) == 2
     assert "predates the claims registry" in capsys.readouterr().err
+
+
+def test_ours_is_shown_in_the_paper_s_unit():
+    from skftl.studies.scorecard import with_unit
+
+    assert with_unit("-62.69 %", -10.305) == "-10.3 %"
+    assert with_unit("64 GB", 64.0) == "64 GB"
+    assert with_unit("1.5-1.8 x", 1.2689) == "1.269 x"
+    assert with_unit("< 1 (SK-FTL / PW FTL)", 0.8589) == "0.8589 (SK-FTL / PW FTL)"
+    assert with_unit("a < b", "a=1; b=2") == "a=1; b=2"  # an order: as it is
+    assert with_unit("7 skyrmions", float("nan")) == ""  # not evaluated
 
 
 def test_headline_columns_are_the_issue_s():

@@ -28,10 +28,43 @@ def test_run_help_describes_each_study_and_its_parameters(capsys) -> None:
         for key, value in cfg[study].items():  # every parameter, with its default
             if not isinstance(value, dict):
                 assert f"{key} = " in out, (study, key)
+            elif value:  # nested keys by dotted path, each with its default
+                for sub, v in value.items():
+                    if not isinstance(v, dict):
+                        assert f"{key}.{sub} = " in out, (study, key, sub)
         assert "--no-progress  no progress bars" in " ".join(out.split("\n")), study
     assert len(set(texts.values())) == len(STUDIES)  # not one text for all
     assert "Progressive Performance Boosting" in texts["ppb"]
     assert "page_sizes = [8192, 16384]  # bytes" in texts["ppb"]
+    # lists in full, never cut; a nested key's own comment
+    flat = " ".join(texts["lpmt"].split())
+    assert "hashes = " + repr(cfg["lpmt"]["hashes"]) in flat
+    assert "..." not in " ".join(ln for ln in texts["lpmt"].splitlines() if " = [" in ln)
+    assert "timing.tck_ns = " in texts["lpmt"]
+    assert "setups.passes = 4  # multi-pass" in texts["skrm"]
+
+
+def test_config_comments_follow_nested_keys(tmp_path) -> None:
+    from skftl.config import config_comments
+
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        "study:\n"
+        "  a: 1        # top\n"
+        "              # continued\n"
+        "  b:          # a section\n"
+        "    c: 2      # nested\n"
+        "    # a preamble of d, not c's\n"
+        "    d: 3\n"
+        "  e: 4\n"
+        "other:\n"
+        "  a: 5        # not ours\n"
+    )
+    assert config_comments("study", path) == {
+        "a": "top continued",
+        "b": "a section",
+        "b.c": "nested",
+    }
 
 
 def test_run_lists_the_studies(capsys) -> None:

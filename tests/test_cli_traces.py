@@ -25,6 +25,13 @@ def test_list_shows_present_traces(shared_traces, tmp_path, capsys):
     assert "24,783" in line and "wsrch-small.trace.gz" in line
     assert next(ln for ln in out.splitlines() if ln.startswith("Financial1 ")).endswith("-")
     assert out.splitlines()[-1] == f"16 of {len(list_known())} registered traces present"
+    # a file named otherwise upstream says what it is; one named like its trace says nothing
+    lines = out.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("msr_web_0_excerpt "))
+    assert (
+        "web_1.csv.gz" in lines[at] and "(the file is 100,000 consecutive records" in lines[at + 1]
+    )
+    assert not lines[lines.index(line) + 1].lstrip().startswith("(the file is")
 
 
 def test_info_prints_characteristics(write_trace, tmp_path, capsys):

@@ -50,20 +50,39 @@ def study_description(study: str) -> str:
     return " ".join((doc or f"Study {study}.").split("\n\n")[0].split())
 
 
-def _show(value: object, width: int = 48) -> str:
-    text = "{...}" if isinstance(value, dict) else repr(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
+_SECTION = object()  # _flatten's value of a key that holds nested keys
+
+
+def _flatten(section: dict, prefix: str = "") -> list[tuple[str, object]]:
+    """Every key of a config section with its value (``_SECTION`` for one holding nested
+    keys, which follow it by dotted path)."""
+    out: list[tuple[str, object]] = []
+    for key, value in section.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            out.append((name, _SECTION))
+            out += _flatten(value, name + ".")
+        else:
+            out.append((name, value))
+    return out
 
 
 def study_parameters(study: str) -> str:
-    """The study's config section, key by key: the default value and what config.yaml's
-    comment says it is (the full list: config/config.yaml and config/schema.yaml)."""
+    """The study's config section, every key (nested ones by dotted path) with its default
+    value in full and what config.yaml's comment says it is (the schema, with every allowed
+    value: config/schema.yaml)."""
     section = load_config().get(study) or {}
     notes = config_comments(study)
     lines = [f"parameters (config section `{study}:`, defaults of config/config.yaml):"]
-    for key, value in section.items():
-        text = f"{key} = {_show(value)}" + (f"  # {notes[key]}" if key in notes else "")
-        lines += textwrap.wrap(text, 96, initial_indent="  ", subsequent_indent="        ")
+    for key, value in _flatten(section):
+        indent = "  " * (key.count(".") + 1)
+        text = (f"{key}:" if value is _SECTION else f"{key} = {value!r}") + (
+            f"  # {notes[key]}" if key in notes else ""
+        )
+        lines += textwrap.wrap(
+            text, 96, initial_indent=indent, subsequent_indent=indent + "    ",
+            break_on_hyphens=False,
+        )  # fmt: skip
     lines += textwrap.wrap(
         "Change them in a config file (`skftl --config my.yaml run ...`, my.yaml holding only "
         "what differs from config/config.yaml) or in the study's notebook.",

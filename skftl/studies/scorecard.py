@@ -6,6 +6,8 @@ notebook shows of its own registry (coverage, verdict counts, rows, changed read
 from __future__ import annotations
 
 import argparse
+import re
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -248,6 +250,41 @@ def _cmd_scorecard(args: argparse.Namespace) -> int:
         if args.claims:
             cols = ["study", "claim", "basis", "paper", "ours", "verdict", "workload_kind"]
             cols += ["class"] if "class" in card.columns else []
+            shown = card.assign(
+                paper=card["paper"].astype(object).fillna(""),
+                ours=[with_unit(p, o) for p, o in zip(card["paper"], card["ours"], strict=True)],
+            )
             print()
-            print(card[cols].to_string(index=False))
+            print(shown[cols].to_string(index=False))
+        print("\n" + LEGEND)
     return 0
+
+
+LEGEND = "\n".join(
+    textwrap.fill(line, 96, subsequent_indent="  ")
+    for line in [
+        "Verdicts: held = the direction and the size hold (a quantity within ±25 % of the "
+        "paper's, a share within ±5 points, a bound or order as stated); direction only = the "
+        "direction holds, the size does not; missed = the direction fails; not modelled = the "
+        "model cannot address it (kept, with why); not evaluated = an input is absent from "
+        "this run.",
+        "Bases: " + "; ".join(f"{b} = {text}" for b, text in BASES.items()) + ". Only "
+        "predictions are counted as results.",
+        "Robustness classes: robust = held under every plausible value of every unstated "
+        "assumption (each varied alone); reachable = held under some; unreachable = under none.",
+    ]
+)
+_LEADING_NUMBER = re.compile(r"^\s*(?:[<>]=?|=|±)?\s*-?[\d.,]+(?:\s*-\s*-?[\d.,]+)?\s*")
+
+
+def with_unit(paper: object, ours: object) -> str:
+    """Our value to 4 significant digits in the unit of the paper's statement (what follows
+    its number: ``%``, ``GB``, ``x``, ``(SK-FTL / PW FTL)``); non-numbers as they are."""
+    try:
+        x = float(ours)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return "" if ours is None else str(ours)
+    if x != x:  # NaN: not evaluated
+        return ""
+    unit = _LEADING_NUMBER.sub("", str(paper)) if isinstance(paper, str) else ""
+    return f"{x:.4g}" + (f" {unit}" if unit else "")

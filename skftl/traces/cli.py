@@ -109,6 +109,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
     print(f"{'name':<{width}}  {'format':<8} {'requests':>9}  present")
     for entry, where, n in rows:
         print(f"{entry.name:<{width}}  {entry.format:<8} {n:>9}  {where}")
+        if not args.verbose and where != "-" and _file_named_otherwise(entry.name, where):
+            print(f"{'':<{width}}  (the file is {entry.description})")
         if args.verbose:
             print(f"    {entry.description}\n    stands for: {entry.stands_for}")
             print(f"    source: {' | '.join(entry.urls)}\n    cite: {entry.citation}")
@@ -120,6 +122,13 @@ def _cmd_list(args: argparse.Namespace) -> int:
     present = sum(1 for _, where, _ in rows if where != "-")
     print(f"{present} of {len(rows)} registered traces present")
     return 0
+
+
+def _file_named_otherwise(name: str, where: str) -> bool:
+    """Whether a trace's file is named other than the trace (its upstream name): the list
+    then says what the file is."""
+    stem = Path(where.split("  [", 1)[0]).name.split(".")[0]
+    return not name.endswith(stem)
 
 
 def _cmd_fetch(args: argparse.Namespace) -> int:
