@@ -2,7 +2,9 @@
 the naive way: packets hop chip by chip every slot (no look-ahead targeting), the current
 is summed from each atomic operation's full 40 ns sample array (no runs, no sliding
 window), DCC checks every elementary interval and keeps each chip's last envelope as a list
-of pieces. Small cases only."""
+of pieces, an arbitrated channel keeps a list of its requests and looks at every one whenever
+it may be free (an event at every time it might hand the channel on, most of them finding it
+busy or nothing ready). Small cases only."""
 
 from __future__ import annotations
 
@@ -15,6 +17,16 @@ from skftl.power.profiles import PROG_EXEC, READ_DATAOUT, SAMPLE_NS
 
 READY, XFER, WAIT, OPER = range(4)
 RING = ("MTPM", "KMTPM_A", "KMTPM_SA", "NOKEY")
+DATA_OUT = -1  # a channel request for a channel atomic operation (else: the operation's type)
+
+
+def channel_rank(arbitration: str, kind: int) -> int:
+    """Which waiting request an arbitrated channel serves first (lower first). Cosmos+
+    OpenSSD's order: read commands, erase commands, program commands (with their data), read
+    data-outs; MQSim's: data-outs before any command."""
+    if arbitration == "commands_first":
+        return {0: 0, 3: 1, 1: 2, 2: 2, DATA_OUT: 3}[kind]
+    return 0 if kind == DATA_OUT else 1
 
 
 class Chip:
@@ -67,6 +79,18 @@ def reference_simulate(
     rt = [[tokens.required_tokens(p) for p in s.peak] for s in sas]
     sa_dur = [[int(b - a) * SAMPLE_NS for a, b in zip(s.start, s.stop, strict=True)] for s in sas]
     a_dur = [len(p) * SAMPLE_NS for p in prof]
+    # the token protocol returns a sub-atomic operation's surplus at its end + the guard band
+    # (rounded up to the 40 ns grid, never after the atomic operation ends)
+    guard = device.subatomic_guard_pct
+    sa_tok = []
+    for a, s in enumerate(sas):
+        ends = []
+        for k, stop in enumerate(s.stop.tolist()):
+            late = math.ceil(stop * SAMPLE_NS * (100 + guard) / (100 * SAMPLE_NS)) * SAMPLE_NS
+            ends.append(a_dur[a] if k == len(s.stop) - 1 else min(late, a_dur[a]))
+        sa_tok.append([e - b for b, e in zip([0] + ends[:-1], ends, strict=True)])
+    arb = device.channel_arbitration != "fifo"
+    pending: list[list[list[int]]] = [[] for _ in range(device.n_channels)]  # rank, ready, seq, c
     a_peak = [int(p.max()) for p in prof]
     ppz = sa_dur[PROG_EXEC][0]
     # the read data-out occupies the channel under the channel read model
@@ -83,7 +107,7 @@ def reference_simulate(
     current: dict[int, int] = {}
     packets: list[Packet] = []
     heap: list = []
-    st = {"ppz": 0, "pool": tt, "cq": [], "cons_err": 0, "dcc_free": 0}
+    st = {"ppz": 0, "pool": tt, "cq": [], "cons_err": 0, "dcc_free": 0, "rq": 0}
     seq = [0]
 
     def push(t, cat, idx, ver=0):
@@ -129,23 +153,67 @@ def reference_simulate(
         packets.append(p)
         # it leaves chip c in slot s and reaches the next chip one slot later
         p.pos, p.slot = (pos + 1) % m, s + 1
-        push(p.slot * hop, 2, phase(p), 0)
+        push(p.slot * hop, 3, phase(p), 0)
 
-    def start_atomic(c, t_dec, dly):
+    def request(c, kind, ready):
+        k = c // device.ways_per_channel
+        pending[k].append([channel_rank(device.channel_arbitration, kind), ready, st["rq"], c])
+        st["rq"] += 1
+        push(max(ready, chan_free[k]), 2, k)
+
+    def begin(c, ts):
         ch = chips[c]
-        ts = t_dec + dly
-        if on_chan[ch.atom] and scheme != "DCC":  # DCC booked the channel when deciding
-            k = c // device.ways_per_channel
-            ts = max(ts, chan_free[k])
-            chan_free[k] = ts + a_dur[ch.atom]
-        wait[ch.atom] += t_dec - ch.wait_since
-        ch.state = OPER
-        ch.sa = 0
         if ch.step == 0:
             op_start[ch.op] = ts
         add_current(ch.atom, ts)
         sub = scheme in ("KMTPM_SA", "CTRL")
-        set_timer(c, ts + (sa_dur[ch.atom][0] if sub else a_dur[ch.atom]))
+        set_timer(c, ts + (sa_tok[ch.atom][0] if sub else a_dur[ch.atom]))
+
+    def start_atomic(c, t_dec, dly):
+        ch = chips[c]
+        ts = t_dec + dly
+        wait[ch.atom] += t_dec - ch.wait_since
+        ch.state = OPER
+        ch.sa = 0
+        if on_chan[ch.atom] and scheme != "DCC":  # DCC books the channel when deciding
+            k = c // device.ways_per_channel
+            if arb:
+                request(c, DATA_OUT, ts)
+                return
+            ts = max(ts, chan_free[k])
+            chan_free[k] = ts + a_dur[ch.atom]
+        begin(c, ts)
+
+    def arbitrate(k, t):
+        if chan_free[k] > t:
+            push(chan_free[k], 2, k)
+            return
+        ready = [r for r in pending[k] if r[1] <= t]
+        if not ready:
+            if pending[k]:
+                push(min(r[1] for r in pending[k]), 2, k)
+            return
+        best = min(ready, key=lambda r: (r[0], r[1], r[2]))
+        pending[k].remove(best)
+        c = best[3]
+        ch = chips[c]
+        if ch.state == XFER:
+            chan_free[k] = t + xfer[ch.type]
+            set_timer(c, t + xfer[ch.type])
+        elif scheme == "DCC":
+            a = ch.atom
+            td = max(t, st["dcc_free"]) + dcc_decision_ns
+            st["dcc_free"] = td
+            ch.dcc_seq = [a]
+            ch.dcc_start = dcc_schedule(c, td, ch.dcc_seq)
+            ch.dcc_key = (ch.op, True)
+            chan_free[k] = ch.dcc_start + a_dur[a]
+            set_timer(c, ch.dcc_start)
+        else:
+            chan_free[k] = t + a_dur[ch.atom]
+            begin(c, t)
+        if pending[k]:
+            push(chan_free[k], 2, k)
 
     def begin_wait(c, t):
         ch = chips[c]
@@ -223,6 +291,9 @@ def reference_simulate(
             if ch.step > 0 and not on_chan[a]:
                 start_atomic(c, t, 0)
                 return
+            if ch.dcc_key != (ch.op, on_chan[a]) and on_chan[a] and arb:
+                request(c, DATA_OUT, t)  # decided once the channel is this chip's
+                return
             if ch.dcc_key != (ch.op, on_chan[a]):
                 # the controller decides one operation (or channel data-out) at a time
                 td = max(t, st["dcc_free"]) + dcc_decision_ns
@@ -265,9 +336,12 @@ def reference_simulate(
         ch.op = ch.queue.pop(0)
         ch.type, ch.step = int(types[ch.op]), 0
         k = c // device.ways_per_channel
+        ch.state = XFER
+        if arb:
+            request(c, ch.type, t)
+            return
         xs = max(t, chan_free[k])
         chan_free[k] = xs + xfer[ch.type]
-        ch.state = XFER
         set_timer(c, xs + xfer[ch.type])
 
     def check():
@@ -314,7 +388,7 @@ def reference_simulate(
                 if scheme in ("KMTPM_SA", "CTRL") and ch.sa + 1 < len(rt[a]):
                     surplus = rt[a][ch.sa] - rt[a][ch.sa + 1]
                     ch.sa += 1
-                    set_timer(c, t + sa_dur[a][ch.sa])
+                    set_timer(c, t + sa_tok[a][ch.sa])
                     ch.ut -= surplus
                     if scheme == "CTRL":
                         if surplus:
@@ -338,6 +412,8 @@ def reference_simulate(
                             ch.ht, ch.key = 0, 0
                             forward(c, t, tok, key)
                         dispatch(c, t)
+        elif cat == 2:
+            arbitrate(idx, t)
         else:
             p = next(q for q in packets if q.alive and phase(q) == idx and q.slot * hop == t)
             c = p.ring * m + p.pos
@@ -351,11 +427,11 @@ def reference_simulate(
             else:
                 p.pos, p.slot = (p.pos + 1) % m, p.slot + 1
                 idle_hops += 1
-                only_packets = all(h[1] == 2 for h in heap)
+                only_packets = all(h[1] == 3 for h in heap)
                 finished = all(x >= 0 for x in op_done)
                 if only_packets and (finished or idle_hops > 4 * m * (n + 1)):
                     continue  # nothing can change any more (done, or deadlocked): stop it
-                push(p.slot * hop, 2, idx)
+                push(p.slot * hop, 3, idx)
         if scheme not in ("NPM", "PPM", "DCC"):
             check()
         packets[:] = [p for p in packets if p.alive]

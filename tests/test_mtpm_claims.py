@@ -154,7 +154,7 @@ NOT_PREDICTIONS = {
               "sec4a.read_ratio.WebSearch1", "sec4a.read_ratio.MSR", "sec4a.read_ratio.TPCC"},
     "calibrated": {"sec4a.read_ratio.Financial1", "sec4a.read_ratio.Financial2"},
     "inferred": {"tab3.max.erase", "fig15.budget_loss.KMTPM_SA",
-                 "fig15.overhead_within_table3.KMTPM_SA"},
+                 "fig15.overhead_within_table3.KMTPM_SA", "fig15.npm_within_alpha_6_8"},
     "by_construction": {"sec3e.register_bits", "sec3e.dcc_bytes", "sec3e.t_trans",
                         "fig11.kmtpm_sa_within", "fig13.dcc_within", "fig15.npm_violations_fall",
                         "sec5.token_no_violation", "sec5.token_no_violation_any_alpha"}
@@ -295,3 +295,19 @@ def test_by_construction_and_input_rows_follow_the_config(tmp_path):
     assert head.loc["tab3.latency_us.erase", "ours"] == pytest.approx(7400 + 7000)
     assert head.loc["tab3.latency_us.erase", "verdict"] == "missed"
     assert head.loc["tab3.latency_us.erase", "basis"] == "input"
+
+
+def test_sec4c3_implies_no_npm_violation_from_alpha_6(ds):
+    """Sec. IV-C3's 'for alpha = 4 and 5, the NPM suffers from power budget violations' is
+    registered with what it implies, no violation from alpha = 6 on, as an inference (not
+    counted among the predictions), and scored on the alphas >= 6 the run has."""
+    claim = BY_ID["fig15.npm_within_alpha_6_8"]
+    assert claim.basis == "inferred"
+    row = evaluate_claim(claim, ds, READINGS.default)
+    v = _default(ds).alpha_violations_per_ms.sel(scheme="NPM").mean("trace")
+    assert row["ours"] == pytest.approx(
+        float(v.sel(alpha=[a for a in v.alpha.values if a >= 6]).max())
+    )
+    assert "[inferred" in row["note"]
+    erase = BY_ID["tab3.max.erase"]
+    assert erase.basis == "inferred" and "derived from eq. (3)" in erase.statement

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from skftl.errors import ConfigError
-from skftl.power.device import Device
+from skftl.power.device import CHANNEL_ARBITRATIONS, Device
 from skftl.power.kernel import _rotate
 from skftl.power.profiles import (
     ATOMICS,
@@ -70,6 +70,8 @@ def cases(draw):
         xfer_read_ns=draw(st.sampled_from([0, 40, 130])),
         xfer_program_ns=draw(st.sampled_from([0, 200, 555])),
         xfer_erase_ns=draw(st.sampled_from([0, 40])),
+        channel_arbitration=draw(st.sampled_from(CHANNEL_ARBITRATIONS)),
+        subatomic_guard_pct=draw(st.sampled_from([0, 10, 100])),
     )
     scheme = draw(st.sampled_from(ALL))
     n_rings = 1
@@ -125,11 +127,24 @@ PROFILES = load_profiles()
     st.sampled_from(["atomic", "subatomic"]),
     st.sampled_from(["channel", "chip"]),
     st.sampled_from([0, 16_000]),
+    st.tuples(
+        st.sampled_from(CHANNEL_ARBITRATIONS),
+        st.sampled_from([0, 25, 100]),
+        st.sampled_from([0.5, 0.7, 1.0]),
+    ),
 )
-def test_managed_schemes_never_exceed_budget(ops, scheme, alpha, tg, xfer, dcc, read, lat):
+def test_managed_schemes_never_exceed_budget(ops, scheme, alpha, tg, xfer, dcc, read, lat, opt):
     """Every 40 ns sample of the summed current stays within PB, tokens are conserved at
-    every event, and every operation completes (either read model, any DCC latency)."""
-    dev = Device(xfer_program_ns=xfer, read_model=read)
+    every event, and every operation completes (either read model, any DCC latency, channel
+    arbitration, sub-atomic guard band and read current)."""
+    arb, guard, scale = opt
+    dev = Device(
+        xfer_program_ns=xfer,
+        read_model=read,
+        channel_arbitration=arb,
+        subatomic_guard_pct=guard,
+        read_current_scale=scale,
+    )
     prof = device_profiles(PROFILES, dev)
     res = simulate(
         ops, scheme, prof, dev, TokenModel(alpha, tg), check_tokens=True, dcc_model=dcc,

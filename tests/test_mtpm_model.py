@@ -18,7 +18,7 @@ from skftl.power.profiles import (
 )
 from skftl.power.sim import OpStream, simulate
 from skftl.power.tokens import TokenModel, latency_overhead_cycles
-from skftl.power.variants import VARIANTS, profile_variant
+from skftl.power.variants import VARIANTS, device_profiles, profile_variant
 from skftl.power.workload import ops_from_requests
 from skftl.traces.requests import Requests, TraceMeta
 
@@ -143,3 +143,28 @@ def test_token_ring_size_is_bounded():
     with pytest.raises(ConfigError, match="token ring of 128 chips"):
         simulate(ops, "KMTPM_SA", PROF, dev, TokenModel(4, 4))
     assert simulate(ops, "KMTPM_SA", PROF, dev, TokenModel(8, 4), n_rings=2).completed
+
+
+def test_read_current_scale_scales_every_read_phase_and_nothing_else():
+    """``device.read_current_scale``: each read phase's current times the scale, shapes and
+    durations kept; the sentences the default rests on hold at 0.6 (a read's execution 8 of
+    15 tokens, fewer than an erase's 11; 8 reads above the 4 I_max of alpha = 4) and fail at
+    the 85.43 % of the shipped profiles (13 tokens) and at 0.5 (8 reads under 4 I_max)."""
+    tok = TokenModel(4, 4)
+    reads = [ATOMICS.index(a) for a in ("read_setup", "read_exec", "read_dataout")]
+    for scale, tokens, burst_over_budget in ((1.0, 13, True), (0.6, 8, True), (0.5, 7, False)):
+        dev = Device(read_model="chip", read_current_scale=scale)
+        prof = device_profiles(PROF, dev)
+        for a in range(len(ATOMICS)):
+            want = np.round(PROF.samples[a] * scale) if a in reads else PROF.samples[a]
+            assert np.array_equal(prof.samples[a], want), (scale, ATOMICS[a])
+        assert tok.required_tokens(prof.peak(READ_EXEC)) == tokens
+        assert (8 * prof.peak(READ_EXEC) > tok.budget_units) == burst_over_budget
+        assert tokens < 11 or scale == 1.0  # an erase needs 11
+        assert tok.required_tokens(prof.peak(ERASE_EXEC)) == 11
+    with pytest.raises(ConfigError, match="read_current_scale"):
+        Device(read_current_scale=0.0)
+    with pytest.raises(ConfigError, match="channel_arbitration"):
+        Device(channel_arbitration="round_robin")
+    with pytest.raises(ConfigError, match="subatomic_guard_pct"):
+        Device(subatomic_guard_pct=-1)

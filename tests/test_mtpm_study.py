@@ -24,6 +24,7 @@ def tiny_cfg() -> dict:
     s["sensitivity"].update(variants=["default", "deep_valleys"], traces=["R100"])
     s["fig11"]["bin_samples"] = 250
     s["dcc_decision_sweep_ns"] = [0, 20_000]
+    s["read_current_sweep"] = [0.5, 1.0]
     return cfg
 
 

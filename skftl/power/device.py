@@ -23,6 +23,13 @@ OP_READ, OP_PROGRAM, OP_ERASE = 0, 1, 2
 # operation types the kernel distinguishes (program split by LSB / MSB page)
 T_READ, T_PROG_LSB, T_PROG_MSB, T_ERASE = 0, 1, 2, 3
 READ_MODELS = ("channel", "chip")
+# how the controller hands its shared channel to the chips waiting for it: "commands_first"
+# (when the channel frees, a waiting read command goes first, then erase commands, program
+# commands with their data in, and read data-outs last, the oldest first within a kind: the
+# Cosmos+ OpenSSD controller's request scheduler), "dataout_first" (waiting data-outs first,
+# then the commands, oldest first: MQSim's ONFI channel model) or "fifo" (each transfer booked
+# when it is requested, behind everything booked before it)
+CHANNEL_ARBITRATIONS = ("commands_first", "dataout_first", "fifo")
 TYPE_NAMES = ("read", "program_lsb", "program_msb", "erase")
 
 
@@ -46,6 +53,15 @@ class Device:
     # page buffer to the NFM controller"); "chip" = the earlier model, a phase inside the chip
     read_model: str = "channel"
     read_dataout_ns: int = 40960  # channel time of a page's data out (8 KiB at 200 MB/s)
+    # every read phase's current times this (setup, execution, data-out): the shipped profiles
+    # carry the 85.43 % of I_max that Sec. II-B cites from another chip family [8]
+    read_current_scale: float = 1.0
+    channel_arbitration: str = "commands_first"  # see CHANNEL_ARBITRATIONS
+    # KMTPM (sub-atomic) and the controller pool return a sub-atomic operation's surplus
+    # tokens this many percent after its nominal end (from its atomic operation's start; at
+    # the atomic operation's end at the latest): the guard band of a chip that times
+    # sub-atomic steps by a fixed worst-case delay (Sec. III-F1)
+    subatomic_guard_pct: int = 0
 
     def __post_init__(self) -> None:
         if self.n_chips < 1 or self.ways_per_channel < 1 or self.n_chips % self.ways_per_channel:
@@ -60,6 +76,19 @@ class Device:
         if self.read_model not in READ_MODELS:
             raise ConfigError(
                 f"mtpm.device.read_model must be one of {READ_MODELS}, got {self.read_model!r}"
+            )
+        if not 0.0 < self.read_current_scale <= 1.0:
+            raise ConfigError(
+                f"mtpm.device.read_current_scale must be in (0, 1], got {self.read_current_scale}"
+            )
+        if self.channel_arbitration not in CHANNEL_ARBITRATIONS:
+            raise ConfigError(
+                f"mtpm.device.channel_arbitration must be one of {CHANNEL_ARBITRATIONS}, "
+                f"got {self.channel_arbitration!r}"
+            )
+        if self.subatomic_guard_pct < 0:
+            raise ConfigError(
+                f"mtpm.device.subatomic_guard_pct must be >= 0, got {self.subatomic_guard_pct}"
             )
         if self.read_dataout_ns <= 0 or self.read_dataout_ns % SAMPLE_NS:
             raise ConfigError(

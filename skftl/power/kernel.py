@@ -3,11 +3,19 @@
 Semantics (the pure-Python reference in tests/ implements the same, naively):
 
 * Each chip executes its operations in arrival order. An operation first occupies its
-  channel (command / data transfer, FIFO per channel, only while the chip is idle), then
-  runs its atomic operations back to back; before each atomic operation the scheme may
-  make it wait (key / tokens / pre-charge lock / DCC start time). A channel atomic
-  operation (read data-out under the channel read model) also waits for its channel (FIFO,
-  booked when the scheme lets it start: a token scheme's chip holds its tokens meanwhile).
+  channel (command / data transfer, only while the chip is idle), then runs its atomic
+  operations back to back; before each atomic operation the scheme may make it wait (key /
+  tokens / pre-charge lock / DCC start time). A channel atomic operation (read data-out under
+  the channel read model) also waits for its channel once the scheme lets it start (a token
+  scheme's chip holds its tokens meanwhile).
+* The channel (``R_ARB``): 0 books each transfer when it is requested, behind every transfer
+  booked before it (FIFO); 1 arbitrates when the channel frees, as a controller does: among
+  the requests ready then, the lowest rank (``CH_RANK`` per request kind) and the oldest
+  within a rank go first. An arbitration is an event after the chips' events of its time
+  (every request of that instant competes: a token packet's absorption asks for the channel
+  only after the decision time) and before the packets' (a chip granted a transfer that takes
+  no time meets the packets of that instant). DCC then decides a data-out once the channel is
+  its chip's (the channel held until the data-out ends).
 * Token ring (MTPM, KMTPM, no-key): ``n_rings`` rings of ``M`` consecutive chips, each ring
   with its own tokens. Key and tokens travel as one serial packet: one hop takes
   ``hop_ns`` = (1 + token bits) cycles. The ring is slotted: a packet leaves a chip at the
@@ -19,14 +27,16 @@ Semantics (the pure-Python reference in tests/ implements the same, naively):
   deadlock, Fig. 4a). MTPM starts only with the key; KMTPM with enough tokens. A starting
   chip forwards its surplus tokens and the key. KMTPM keeps its tokens across consecutive
   atomic operations when they suffice; KMTPM sub-atomic returns surplus tokens at every
-  sub-atomic boundary. MTPM returns everything after each atomic operation.
+  sub-atomic boundary (``SA_DUR``: nominal, or later by a guard band, never after the atomic
+  operation's end). MTPM returns everything after each atomic operation.
 * NPM starts at once; PPM lets one chip at a time be in the pre-charge zone (first
   sub-atomic operation of program execution); DCC (controller) delays each operation's
   start until its modelled current (peak of every atomic or sub-atomic operation, held
   over it: the DCC envelope) fits
   under the budget together with all operations already scheduled; each decision costs the
   controller ``R_DCC_LAT`` and decisions are taken one at a time; a channel atomic operation
-  is decided apart (its own envelope, no earlier than the channel is free, booked then);
+  is decided apart (its own envelope; FIFO channel: no earlier than the channel is free,
+  booked then; arbitrated: once the channel is granted);
   CTRL is a central token pool in the controller (sub-atomic tokens), each grant and return
   costing a message on the chip's channel (multi-channel arrangement 3 of Sec. IV-F2).
 * Current: no scheme reads it, so ``simulate`` only logs each chip's atomic starts (a chain
@@ -39,7 +49,7 @@ state is the ``comp_ns`` decision between WAIT and OPER: tokens are taken at the
 the atomic operation starts ``comp_ns`` later.
 
 Simultaneous events are handled in the order: op arrivals (by index), chip events (by chip),
-packet arrivals (by packet index = ring * M + phase).
+channel arbitrations (by channel), packet arrivals (by packet index = ring * M + phase).
 """
 
 from __future__ import annotations
@@ -78,7 +88,10 @@ INF = np.int64(2**62)
 C_STATE, C_OP, C_TYPE, C_STEP, C_SA, C_HT, C_UT, C_KEY = 0, 1, 2, 3, 4, 5, 6, 7
 C_WAITSINCE, C_NEED, C_QPTR, C_QEND, C_DCCS, C_DCCOP, C_ATOM, C_CHAN = 8, 9, 10, 11, 12, 13, 14, 15
 C_LOG = 16  # next free slot of the chip's log of atomic starts
-N_CFIELDS = 17
+# the chip's request for its channel (arbitrated channel): its rank (-1: none), the time it is
+# ready and its sequence number (the order requests were made, for equal times)
+C_RQ, C_RQT, C_RQS = 17, 18, 19
+N_CFIELDS = 20
 # C_DCCOP holds 2 * op + 1 for the decision on an operation's channel atomic operation (the
 # read data-out, decided apart: its start also waits for the channel), 2 * op for the rest
 # packet fields (packet ``p`` arrives at ``tm[n + p]``, in slot P_SLOT, at chip ``pkt_tgt[p]``);
@@ -95,14 +108,16 @@ G_CONS_ERR, G_DONE, G_HOPS, G_QHEAD, G_QLEN, G_STARTS, G_MAXPKT = 8, 9, 10, 11, 
 # head, row set in use
 G_DCC_N, G_DCC_BASE, G_DCC_HEAD, G_DCC_SET = 15, 16, 17, 18
 G_DCC_FREE = 19  # DCC's controller is busy deciding until then (decisions one at a time)
-N_GLOBALS = 20
+G_RQSEQ = 20  # channel requests made so far (the next one's sequence number)
+N_GLOBALS = 21
 # parameters
 # R_MASK: M - 1 when the ring size M is a power of two (ring arithmetic by masks), else -1;
 # R_DCC_HOT: budget minus the highest DCC envelope level (a skyline level up to it fits any
-# envelope); R_DCC_LAT: controller time of one DCC scheduling decision
+# envelope); R_DCC_LAT: controller time of one DCC scheduling decision; R_ARB: 1 when the
+# channel is arbitrated as it frees, 0 when each transfer is booked as requested (FIFO)
 (R_SCHEME, R_N, R_M, R_TT, R_PB, R_HOP, R_COMP, R_WAYS, R_MSG, R_CHECK, R_MASK, R_DCC_HOT,
- R_DCC_LAT) = range(13)  # fmt: skip
-N_PARAMS = 13
+ R_DCC_LAT, R_ARB) = range(14)  # fmt: skip
+N_PARAMS = 14
 # tables, packed into one flat int64 array ``tb`` with start offsets ``to`` (one argument
 # instead of sixteen keeps calls between the kernel's functions cheap). An atomic operation's
 # current is given by its change points: sample offset CP_K from its first sample, change of
@@ -112,15 +127,19 @@ N_PARAMS = 13
 # its chip's channel (read data-out under the channel read model): it starts when both the
 # scheme and the channel let it. DCC envelopes: one per operation type, up to its first
 # channel atomic operation, then (id = number of types) the channel atomic operation alone.
+# SA_DUR: time from one sub-atomic token return to the next (the nominal durations, or those
+# of a guard band). CH_RANK: the rank of a channel request per kind (an operation type's
+# command transfer, then, as the number of types, a channel atomic operation).
 (TMPL_OFF, TMPL_LEN, TMPL_ATOM, TMPL_CUM, A_DUR, A_PEAK, A_SA_OFF, A_SA_LEN, A_PPZ, SA_DUR,
  SA_RT, A_CP_OFF, A_CP_LEN, CP_K, CP_D, ENV_OFF, ENV_LEN, ENV_CUM, ENV_LVL,
- TMPL_LOOP, A_CHAN) = range(21)  # fmt: skip
-N_TABLES = 21
+ TMPL_LOOP, A_CHAN, CH_RANK) = range(22)  # fmt: skip
+N_TABLES = 22
 STAT_NAMES = (
     "flushed_samples", "last_sample", "final_current", "peak_current", "violation_samples",
     "ppm_until", "pool", "events", "conservation_errors",
     "completed_ops", "packet_arrivals", "ctrl_queue_head", "ctrl_queue_len", "atomic_starts",
     "max_packets", "dcc_boundaries", "dcc_base_level", "dcc_head", "dcc_row_set", "dcc_free",
+    "channel_requests",
 )  # fmt: skip
 
 
@@ -302,18 +321,25 @@ def _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _start_atomic(c, t_dec, comp, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb,
-                  to):  # fmt: skip
-    a = ch[c, C_ATOM]
-    ts = t_dec + comp
-    if _t(tb, to, A_CHAN, a) != 0 and prm[R_SCHEME] != DCC:  # DCC booked it when deciding
-        k = ch[c, C_CHAN]
-        ts = max(ts, chan_free[k])  # the channel is FIFO: behind what is already booked
-        chan_free[k] = ts + _t(tb, to, A_DUR, a)
-    wait_ns[a] += t_dec - ch[c, C_WAITSINCE]
-    wait_cnt[a] += 1
-    ch[c, C_STATE] = OPER
-    ch[c, C_SA] = 0
+def _request(c, kind, r, ch, tm, g, prm, chan_free, tb, to):
+    """Chip ``c`` waits for its channel from ``r`` on (request ``kind``: its operation's type
+    for the command transfer, the number of types for a channel atomic operation): the
+    channel's next arbitration is due once it is free and the request ready, unless one is due
+    earlier."""
+    ch[c, C_RQ] = _t(tb, to, CH_RANK, kind)
+    ch[c, C_RQT] = r
+    ch[c, C_RQS] = g[G_RQSEQ]
+    g[G_RQSEQ] += 1
+    k = ch[c, C_CHAN]
+    i = 2 * prm[R_N] + k
+    when = max(r, chan_free[k])
+    if when < tm[i]:
+        tm[i] = when
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _begin_atomic(c, a, ts, ch, tm, g, prm, lg, op_start, tb, to):
+    """Chip ``c``'s atomic operation ``a`` runs from ``ts``."""
     if ch[c, C_STEP] == 0:
         op_start[ch[c, C_OP]] = ts
     _log_start(c, a, ts, ch, lg)
@@ -326,6 +352,27 @@ def _start_atomic(c, t_dec, comp, ch, tm, g, prm, chan_free, lg, wait_ns, wait_c
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _start_atomic(c, t_dec, comp, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb,
+                  to):  # fmt: skip
+    a = ch[c, C_ATOM]
+    ts = t_dec + comp
+    wait_ns[a] += t_dec - ch[c, C_WAITSINCE]
+    wait_cnt[a] += 1
+    ch[c, C_STATE] = OPER
+    ch[c, C_SA] = 0
+    if _t(tb, to, A_CHAN, a) != 0 and prm[R_SCHEME] != DCC:  # DCC books it when deciding
+        if prm[R_ARB] == 0:
+            k = ch[c, C_CHAN]
+            ts = max(ts, chan_free[k])  # FIFO: behind what is already booked
+            chan_free[k] = ts + _t(tb, to, A_DUR, a)
+        else:  # it runs once the channel's arbitration grants it
+            tm[c] = INF
+            _request(c, to[TMPL_LEN + 1] - to[TMPL_LEN], ts, ch, tm, g, prm, chan_free, tb, to)
+            return
+    _begin_atomic(c, a, ts, ch, tm, g, prm, lg, op_start, tb, to)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to):
     """Start, right away, the atomic operations after the one chip ``c`` just started that
     need no decision: each would start when its predecessor ends (plus the decision time
@@ -335,7 +382,10 @@ def _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to):
     NPM and DCC (which decides once per operation): the whole operation. PPM: up to the next
     pre-charge. KMTPM atomic: while the next atomic operation needs exactly the tokens the
     chip holds (it keeps them, has no key and no surplus to hand on). Never into a channel
-    atomic operation: when it starts depends on the other chips' use of the channel."""
+    atomic operation, nor from one still waiting for its channel: when it starts depends on
+    the other chips' use of the channel."""
+    if ch[c, C_RQ] >= 0:
+        return
     sch = prm[R_SCHEME]
     if sch == NPM or sch == DCC or sch == PPM:
         delay = 0
@@ -611,6 +661,11 @@ def _attempt(c, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
             tm[c] = g[G_PPZ]
     elif sch == DCC:
         chan = _t(tb, to, A_CHAN, a)
+        if ch[c, C_DCCOP] != 2 * ch[c, C_OP] + chan and chan != 0 and prm[R_ARB] != 0:
+            # an arbitrated channel: the controller decides the data-out once it grants the
+            # channel to this chip (``_arbitrate``)
+            _request(c, to[TMPL_LEN + 1] - to[TMPL_LEN], t, ch, tm, g, prm, chan_free, tb, to)
+            return
         if ch[c, C_DCCOP] != 2 * ch[c, C_OP] + chan:
             # DCC decides once per operation (and once more for a channel atomic operation,
             # which is also scheduled on the channel); its controller takes R_DCC_LAT per
@@ -684,8 +739,9 @@ def _attempt(c, t, ch, tm, pk, g, prm, pkt_tgt, chan_free, cq, sky, lg, wait_ns,
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _dispatch(c, t, ch, tm, op_type, op_arr, chip_q, chan_free, xfer):
-    """Idle chip: move its next arrived operation onto the channel, if any."""
+def _dispatch(c, t, ch, tm, g, prm, op_type, op_arr, chip_q, chan_free, xfer, tb, to):
+    """Idle chip: move its next arrived operation onto the channel (FIFO), or ask for the
+    channel (arbitrated), if it has one."""
     q = ch[c, C_QPTR]
     if q >= ch[c, C_QEND] or op_arr[chip_q[q]] > t:
         ch[c, C_STATE] = READY
@@ -697,11 +753,15 @@ def _dispatch(c, t, ch, tm, op_type, op_arr, chip_q, chan_free, xfer):
     ch[c, C_OP] = op
     ch[c, C_TYPE] = op_type[op]
     ch[c, C_STEP] = 0
-    k = ch[c, C_CHAN]
-    xs = max(t, chan_free[k])
-    chan_free[k] = xs + xfer[op_type[op]]
     ch[c, C_STATE] = XFER
-    tm[c] = xs + xfer[op_type[op]]
+    if prm[R_ARB] == 0:
+        k = ch[c, C_CHAN]
+        xs = max(t, chan_free[k])
+        chan_free[k] = xs + xfer[op_type[op]]
+        tm[c] = xs + xfer[op_type[op]]
+    else:
+        tm[c] = INF  # until the channel's arbitration grants the transfer
+        _request(c, op_type[op], t, ch, tm, g, prm, chan_free, tb, to)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -709,8 +769,8 @@ def _run_without_decisions(c, ch, tm, g, prm, chan_free, lg, op_issue, op_start,
                            tb, to):  # fmt: skip
     """An operation just put on the channel none of whose atomic operations needs a decision
     (NPM; a read or erase under PPM) runs from the end of its transfer with no further event:
-    issue, start and the whole chain are known now."""
-    if ch[c, C_STATE] != XFER:
+    issue, start and the whole chain are known now (once the transfer is booked or granted)."""
+    if ch[c, C_STATE] != XFER or tm[c] == INF:
         return
     sch = prm[R_SCHEME]
     if sch == PPM:
@@ -726,6 +786,71 @@ def _run_without_decisions(c, ch, tm, g, prm, chan_free, lg, op_issue, op_start,
     _begin_wait(c, t, ch, tm, tb, to)
     _start_atomic(c, t, 0, ch, tm, g, prm, chan_free, lg, wait_ns, wait_cnt, op_start, tb, to)
     _chain(c, ch, tm, g, prm, lg, wait_cnt, tb, to)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _arbitrate(k, t, ch, tm, g, prm, chan_free, sky, lg, op_issue, op_start, wait_ns, wait_cnt,
+               xfer, tb, to):  # fmt: skip
+    """Channel ``k`` is free at ``t`` (arbitrated channel): grant it to the waiting request of
+    the lowest rank, the oldest within a rank (then the first made), and schedule the next
+    arbitration (when this transfer ends, or when the next request will be ready). A command
+    transfer ends the chip's transfer state as a FIFO booking would; a channel atomic
+    operation starts now, except under DCC, whose controller decides it now that the channel is
+    the chip's (the channel held until the data-out ends)."""
+    n = prm[R_N]
+    i_ev = 2 * n + k
+    tm[i_ev] = INF
+    if chan_free[k] > t:  # a controller message took the channel meanwhile (CTRL)
+        tm[i_ev] = chan_free[k]
+        return
+    ways = prm[R_WAYS]
+    best = -1
+    b_rank = 0
+    b_rdy = 0
+    b_seq = 0
+    later = INF  # the earliest request not ready yet
+    ready = 0
+    for c in range(k * ways, (k + 1) * ways):
+        rank = ch[c, C_RQ]
+        if rank < 0:
+            continue
+        r = ch[c, C_RQT]
+        if r > t:
+            later = min(later, r)
+            continue
+        ready += 1
+        seq = ch[c, C_RQS]
+        if (
+            best < 0
+            or rank < b_rank
+            or (rank == b_rank and (r < b_rdy or (r == b_rdy and seq < b_seq)))
+        ):
+            best, b_rank, b_rdy, b_seq = c, rank, r, seq
+    if best < 0:
+        tm[i_ev] = later
+        return
+    c = best
+    ch[c, C_RQ] = -1
+    if ch[c, C_STATE] == XFER:
+        d = xfer[ch[c, C_TYPE]]
+        chan_free[k] = t + d
+        tm[c] = t + d
+        _run_without_decisions(c, ch, tm, g, prm, chan_free, lg, op_issue, op_start, wait_ns,
+                               wait_cnt, tb, to)  # fmt: skip
+    else:
+        a = ch[c, C_ATOM]
+        if prm[R_SCHEME] == DCC:
+            td = max(t, g[G_DCC_FREE]) + prm[R_DCC_LAT]
+            g[G_DCC_FREE] = td
+            s = _dcc_schedule(td, td, to[TMPL_LEN + 1] - to[TMPL_LEN], g, prm, tb, to, sky)
+            chan_free[k] = s + _t(tb, to, A_DUR, a)
+            ch[c, C_DCCS] = s
+            ch[c, C_DCCOP] = 2 * ch[c, C_OP] + 1
+            tm[c] = s  # the waiting chip starts it then (``_attempt``)
+        else:
+            chan_free[k] = t + _t(tb, to, A_DUR, a)
+            _begin_atomic(c, a, t, ch, tm, g, prm, lg, op_start, tb, to)
+    tm[i_ev] = chan_free[k] if ready > 1 else max(chan_free[k], later)
 
 
 @njit(cache=True, _nrt=False)
@@ -764,16 +889,23 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
     n_ops = len(op_arr)
     is_ring = sch == MTPM or sch == KMTPM_A or sch == KMTPM_SA or sch == NOKEY
     m = prm[R_M]
+    arb = prm[R_ARB] != 0
+    n_chan = n // prm[R_WAYS]
     nxt = 0
     while True:
-        # the earliest chip or packet event, the first in index order among equals (chips
-        # before packets); arrivals go first at equal times
+        # the earliest chip, channel or packet event, the first in that order among equals (and
+        # in index order within each); arrivals go first at equal times
         idx = 0
         te = tm[0]
         for i in range(1, n):
             x = tm[i]
             idx = i if x < te else idx
             te = x if x < te else te
+        if arb:  # channel arbitrations: after the chips' events of their time
+            for i in range(2 * n, 2 * n + n_chan):
+                if tm[i] < te:
+                    te = tm[i]
+                    idx = i
         if is_ring:  # the live packets only (a dead one's time is INF)
             for base in range(0, n, m):
                 alive = pk[base, P_RING]
@@ -790,7 +922,7 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
             kind = 0
         else:
             t = te
-            kind = 1 if idx < n else 2
+            kind = 1 if idx < n else (2 if idx < 2 * n else 3)
         g[G_EVENTS] += 1
         att = -1  # the chip that tries to start its next atomic operation after this event
         if kind == 0:
@@ -800,7 +932,8 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
                 c = op_chip[nxt]
                 nxt += 1
                 if ch[c, C_STATE] == READY:
-                    _dispatch(c, t, ch, tm, op_type, op_arr, chip_q, chan_free, xfer)
+                    _dispatch(c, t, ch, tm, g, prm, op_type, op_arr, chip_q, chan_free, xfer, tb,
+                              to)  # fmt: skip
                     _run_without_decisions(c, ch, tm, g, prm, chan_free, lg, op_issue, op_start,
                                            wait_ns, wait_cnt, tb, to)  # fmt: skip
         elif kind == 1:
@@ -849,9 +982,13 @@ def _event_loop(op_chip, op_type, op_arr, chip_q, xfer, tb, to, prm, op_issue, o
                             ch[c, C_HT] = 0
                             ch[c, C_KEY] = 0
                             _forward(c, t, tok, key, ch, tm, pk, prm, pkt_tgt)
-                        _dispatch(c, t, ch, tm, op_type, op_arr, chip_q, chan_free, xfer)
+                        _dispatch(c, t, ch, tm, g, prm, op_type, op_arr, chip_q, chan_free, xfer,
+                                  tb, to)  # fmt: skip
                         _run_without_decisions(c, ch, tm, g, prm, chan_free, lg, op_issue,
                                                op_start, wait_ns, wait_cnt, tb, to)  # fmt: skip
+        elif kind == 3:
+            _arbitrate(idx - 2 * n, t, ch, tm, g, prm, chan_free, sky, lg, op_issue, op_start,
+                       wait_ns, wait_cnt, xfer, tb, to)  # fmt: skip
         else:
             p = idx - n
             c = pkt_tgt[p]
@@ -902,12 +1039,12 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
     is_ring = sch == MTPM or sch == KMTPM_A or sch == KMTPM_SA or sch == NOKEY
     ch = np.zeros((n, N_CFIELDS), dtype=np.int64)
     pk = np.zeros((n, N_PFIELDS), dtype=np.int64)
-    # next event time of every chip, then of every packet (the event loop scans the chips and
-    # the live packets for the earliest)
-    tm = np.full(2 * n, INF, dtype=np.int64)
+    # next event time of every chip, then of every packet, then of every channel's arbitration
+    # (the event loop scans the chips, the live packets and, arbitrated, the channels)
+    n_chan = n // prm[R_WAYS]
+    tm = np.full(2 * n + n_chan, INF, dtype=np.int64)
     pkt_tgt = np.full(n, -1, dtype=np.int64)
     g = np.zeros(N_GLOBALS, dtype=np.int64)
-    n_chan = n // prm[R_WAYS]
     chan_free = np.zeros(n_chan, dtype=np.int64)
     cq = np.zeros(n, dtype=np.int64)
     # DCC skyline (see _dcc_schedule): at most one live envelope per chip
@@ -923,6 +1060,7 @@ def simulate(op_chip, op_type, op_arr, chip_q, chip_q_off, xfer, tb, to, prm,
         ch[c, C_DCCOP] = -1
         ch[c, C_CHAN] = c // prm[R_WAYS]
         ch[c, C_LOG] = log_off[c]
+        ch[c, C_RQ] = -1
     for p in range(n):
         pk[p, P_LAST] = -1
     if is_ring:

@@ -52,7 +52,7 @@ class OpStream:
 class Tables:
     """Kernel tables (see ``kernel.simulate``) for one profile set, device and token model."""
 
-    arrays: tuple[np.ndarray, ...]  # in kernel table order (TMPL_OFF ... ENV_LVL)
+    arrays: tuple[np.ndarray, ...]  # in kernel table order (TMPL_OFF ... CH_RANK)
     sa_rt: np.ndarray
     atomic_rt: np.ndarray
     n_subatomic: np.ndarray
@@ -66,6 +66,30 @@ class Tables:
 
 
 DCC_MODELS = ("atomic", "subatomic")
+# rank of each channel request when the channel frees (lower first; equal ranks: the oldest
+# request first), per request kind: a read, LSB program, MSB program or erase operation's
+# command transfer (program: with its data in), then a read's data-out. Cosmos+ OpenSSD's
+# request scheduler serves read commands, then erases, then programs, then read transfers;
+# MQSim's channel serves waiting data-outs before any new command. "fifo" books each transfer
+# when it is requested and never consults the ranks.
+CHANNEL_RANKS = {
+    "commands_first": (0, 2, 2, 1, 3),
+    "dataout_first": (1, 1, 1, 1, 0),
+    "fifo": (0, 0, 0, 0, 0),
+}
+
+
+def _guarded(sa, atomic_ns: int, guard_pct: int) -> np.ndarray:
+    """Durations between the token returns of one atomic operation's sub-atomic operations:
+    each nominal end ``e`` (ns from the atomic operation's start) becomes
+    ceil(e x (100 + guard_pct) / 100) on the 40 ns grid, at most ``atomic_ns``; the last one is
+    the atomic operation's end."""
+    ends = sa.stop * SAMPLE_NS
+    unit = 100 * SAMPLE_NS
+    late = -(-ends.astype(np.int64) * (100 + guard_pct) // unit) * SAMPLE_NS
+    late = np.minimum(late, atomic_ns)
+    late[-1] = atomic_ns
+    return np.diff(np.concatenate(([0], late)))
 
 
 def build_tables(
@@ -93,6 +117,13 @@ def build_tables(
     a_sa_off = np.concatenate(([0], np.cumsum(a_sa_len)[:-1])).astype(np.int64)
     sa_dur = np.concatenate([(s.stop - s.start) * SAMPLE_NS for s in sas]).astype(np.int64)
     sa_peak = np.concatenate([s.peak for s in sas]).astype(np.int64)
+    # when the token schemes return each sub-atomic operation's surplus: its nominal end plus
+    # the guard band, on the 40 ns grid, at its atomic operation's end at the latest (PPM's
+    # pre-charge zone and DCC's envelopes keep the nominal times: only the token protocol
+    # times sub-atomic steps by a fixed delay)
+    sa_time = np.concatenate(
+        [_guarded(s, a_dur[a], device.subatomic_guard_pct) for a, s in enumerate(sas)]
+    ).astype(np.int64)
     sa_rt = np.array([tokens.required_tokens(p) for p in sa_peak], np.int64)
     # pre-charge zone (PPM): the first sub-atomic operation of program execution
     a_ppz = np.zeros(len(ATOMICS), np.int64)
@@ -146,8 +177,9 @@ def build_tables(
         env_lv[o : o + len(d)] = lv
     arrays = (
         tmpl_off, tmpl_len, tmpl_atom, tmpl_cum, a_dur, a_peak, a_sa_off, a_sa_len, a_ppz,
-        sa_dur, sa_rt, a_cp_off, a_cp_len, cp_k, cp_d,
+        sa_time, sa_rt, a_cp_off, a_cp_len, cp_k, cp_d,
         env_off, env_len, env_cum, env_lv, np.array([len(lp) for lp in loops], np.int64), a_chan,
+        np.array(CHANNEL_RANKS[device.channel_arbitration], np.int64),
     )  # fmt: skip
     return Tables(
         arrays=arrays,
@@ -269,6 +301,7 @@ def simulate(
     prm[K.R_MSG] = ctrl_msg_ns
     prm[K.R_CHECK] = int(check_tokens)
     prm[K.R_DCC_LAT] = dcc_decision_ns
+    prm[K.R_ARB] = int(device.channel_arbitration != "fifo")
     if record_bin_samples > 0:
         bound = _makespan_bound(ops, tables, device, hop_ns, comp_ns, ctrl_msg_ns, dcc_decision_ns)
         series = np.zeros(bound // (SAMPLE_NS * record_bin_samples) + 2, np.int64)

@@ -1,8 +1,9 @@
 """Profile-shape variants for the sensitivity study (beyond the paper): the paper's
 measured currents are unpublished, so we vary the parts of the shape it does not pin down.
 Also the profiles a device runs (``device_profiles``): the shipped profiles give tR with the
-data-out inside the chip and assume 3 verifies per MSB loop; the device's read model and
-verify count reshape them so Table IV's tR and tPROG still hold."""
+data-out inside the chip, assume 3 verifies per MSB loop and carry the read peak of another
+chip family; the device's read current scale, read model and verify count reshape them so
+Table IV's tR and tPROG still hold."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from skftl.power.profiles import (
     PROG_VERIFY,
     READ_DATAOUT,
     READ_EXEC,
+    READ_SETUP,
     SAMPLE_NS,
     Profiles,
     sub_atomic_split,
@@ -116,10 +118,20 @@ def resplit_verifies(prof: Profiles, verifies: int, calibrated: int = 3) -> Prof
     return Profiles(tuple(out), f"{prof.source} [{verifies} verifies per MSB loop]")
 
 
+def scale_read_current(prof: Profiles, scale: float) -> Profiles:
+    """Every read phase's current (setup, execution, data-out) times ``scale``; the shape and
+    durations stay. ``prof`` itself when ``scale`` is 1."""
+    if scale == 1.0:
+        return prof
+    return prof.scaled({READ_SETUP: scale, READ_EXEC: scale, READ_DATAOUT: scale})
+
+
 def device_profiles(prof: Profiles, device: Device, calibrated_verifies: int = 3) -> Profiles:
-    """The profiles as ``device`` runs them: verify re-split (``resplit_verifies``) and,
-    under the channel read model, data-out on the channel (``read_on_channel``)."""
-    out = resplit_verifies(prof, device.msb_verifies, calibrated_verifies)
+    """The profiles as ``device`` runs them: read current scaled (``scale_read_current``),
+    verify re-split (``resplit_verifies``) and, under the channel read model, data-out on the
+    channel (``read_on_channel``)."""
+    out = scale_read_current(prof, device.read_current_scale)
+    out = resplit_verifies(out, device.msb_verifies, calibrated_verifies)
     if device.read_model == "channel":
         out = read_on_channel(out, device.read_dataout_ns)
     return out

@@ -97,14 +97,16 @@ def fig11_current(ds: xr.Dataset, window_us: float) -> plt.Figure:
 
 
 def fig12_tg(ds: xr.Dataset) -> plt.Figure:
-    fig, ax = plt.subplots()
+    """Fig. 12, the legend beside the axes (inside it sat on the R100 line)."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
     norm = ds.tg_throughput / ds.tg_mtpm_reference
     for tr in norm.trace.values:
         ax.plot(norm.tg, norm.sel(trace=tr), marker="o", label=str(tr))
     ax.set_xlabel("token granularity TG")
     ax.set_ylabel(f"throughput / MTPM (TG={int(ds.tg[0])})")
     ax.set_xticks(ds.tg.values)
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+    fig.tight_layout()
     return fig
 
 
@@ -121,18 +123,28 @@ def fig13_throughput(
 
 
 def fig15_alpha(ds: xr.Dataset) -> plt.Figure:
-    fig, ax = plt.subplots()
-    thr = (ds.alpha_throughput / ds.alpha_throughput.sel(scheme="NPM")).mean("trace")
+    """Fig. 15 on the paper's axes: the average throughput (mean over the synthetic traces,
+    operations per second, NPM's included) and NPM's violations per ms on a log axis, made
+    symmetric-log so that alphas without a violation show as 0 at its foot (a plain log axis
+    drops them)."""
+    fig, ax = plt.subplots(figsize=(7.2, 4.0))
+    thr = ds.alpha_throughput.mean("trace") / 1e3
     for sch in thr.scheme.values:
         ax.plot(thr.alpha, thr.sel(scheme=sch), marker="o", label=SCHEME_LABELS[str(sch)])
     ax.set_xlabel("power budget alpha (PB = alpha x I_max)")
-    ax.set_ylabel("throughput / NPM")
+    ax.set_ylabel("average throughput (k NAND operations / s)")
     ax2 = ax.twinx()
     v = ds.alpha_violations_per_ms.sel(scheme="NPM").mean("trace")
-    ax2.semilogy(v.alpha, np.where(v > 0, v, np.nan), "k:", marker="x", label="NPM violations")
-    ax2.set_ylabel("NPM violations per ms")
-    ax.legend(loc="lower right")
-    ax2.legend(loc="center right")
+    ax2.plot(v.alpha, v, "k:", marker="x", label="NPM violations per ms")
+    zero = v.values == 0
+    ax2.plot(v.alpha.values[zero], v.values[zero], "s", mfc="none", mec="C3", ms=9,
+             label="NPM: no violation (0)")  # fmt: skip
+    ax2.set_yscale("symlog", linthresh=0.01)
+    ax2.set_ylim(bottom=0, top=max(float(v.max()), 1.0) * 5)
+    ax2.set_ylabel("NPM violations per ms (log; 0 at the foot)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.15, 1.0), borderaxespad=0.0, fontsize=8)
+    ax2.legend(loc="upper left", bbox_to_anchor=(1.15, 0.35), borderaxespad=0.0, fontsize=8)
+    fig.tight_layout()
     return fig
 
 
@@ -162,7 +174,10 @@ def table3(ds: xr.Dataset) -> pd.DataFrame:
     ours.insert(0, "n_atomic", ds.table3_n_atomic.to_pandas())
     ours["op_latency_us"] = ds.table3_op_latency.to_pandas()
     paper = pd.DataFrame(C.TABLE_III).T.add_prefix("paper_")
-    return pd.concat([ours, paper], axis=1)
+    out = pd.concat([ours, paper], axis=1)
+    # the erase row's n = 7 cell is not printed in the paper: its value is eq. (3)'s
+    out["paper_note"] = ["", "", "paper_max derived from eq. (3), not printed"]
+    return out
 
 
 def fig_multichannel(ds: xr.Dataset) -> plt.Figure:
@@ -358,6 +373,62 @@ def token_budget_table(ds: xr.Dataset) -> pd.Series:
             "reads in execution at once": tt // int(ds.atomic_tokens.sel(atomic="R_A2")),
         }
     )
+
+
+def read_scale_table(ds: xr.Dataset) -> pd.DataFrame:
+    """The token schemes over the read current (``read_scale_*``): a read's peak and its
+    execution's tokens, R100's spread over the token granularities (Fig. 12), KMTPM (atomic)'s
+    read and program latency against MTPM's (%, mean over the traces) and each scheme's mean
+    throughput / NPM."""
+    thr = ds.read_scale_throughput
+    lat = {k: ds[f"read_scale_{k}_latency"] for k in ("read", "program")}
+    tg = ds.read_scale_tg_throughput.sel(trace="R100")
+    t = pd.DataFrame(
+        {
+            "read peak (I_max)": ds.read_scale_peak.to_pandas(),
+            "read execution tokens": ds.read_scale_tokens.sel(read_atomic="R_A2").to_pandas(),
+            "R100 spread over TG": ((tg.max("tg") - tg.min("tg")) / tg.mean("tg")).to_pandas(),
+            **{
+                f"KMTPM (atomic) {k} latency vs MTPM (%)": (
+                    100 * ((v.sel(rs_scheme="KMTPM_A") / v.sel(rs_scheme="MTPM")).mean("trace") - 1)
+                ).to_pandas()
+                for k, v in lat.items()
+            },
+        }
+    )
+    for s in thr.rs_scheme.values:
+        if s != "NPM":
+            x = (thr.sel(rs_scheme=s) / thr.sel(rs_scheme="NPM")).mean("trace")
+            t[f"{SCHEME_LABELS[str(s)]} / NPM"] = x.to_pandas()
+    t.index.name = "read current scale"
+    return t
+
+
+def arbitration_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Throughput / NPM per channel arbitration (``arbitration_throughput``): each token
+    scheme's mean over the synthetic traces and on R100, and NPM's own throughput on R100."""
+    thr = ds.arbitration_throughput
+    npm = thr.sel(rs_scheme="NPM")
+    t = pd.DataFrame(index=pd.Index([str(a) for a in thr.arbitration.values], name="arbitration"))
+    t["NPM on R100 (k ops/s)"] = (npm.sel(trace="R100") / 1e3).to_pandas().values
+    for s in thr.rs_scheme.values:
+        if s == "NPM":
+            continue
+        x = thr.sel(rs_scheme=s) / npm
+        t[f"{SCHEME_LABELS[str(s)]} / NPM, mean"] = x.mean("trace").to_pandas().values
+        t[f"{SCHEME_LABELS[str(s)]} / NPM, R100"] = x.sel(trace="R100").to_pandas().values
+    return t
+
+
+def guard_table(ds: xr.Dataset) -> pd.DataFrame:
+    """KMTPM (sub-atomic) throughput / NPM per sub-atomic guard band and trace, with the mean
+    (``guard_throughput``; NPM's from the run), in %, beside the paper's Fig. 13 mean."""
+    npm = ds.throughput.sel(scheme="NPM")
+    t = (100 * (ds.guard_throughput / npm - 1)).to_pandas()
+    t = with_average(t)
+    t.index.name = "guard band (% of each sub-atomic end)"
+    t["paper's mean (%)"] = C.FIG13_VS_NPM["KMTPM_SA"]
+    return t
 
 
 def overhead_table(ds: xr.Dataset, reading: str = C.READINGS.default) -> pd.DataFrame:

@@ -1,10 +1,11 @@
 """Study `mtpm`: multi-token power management of NAND flash (You et al.) -- NPM, PPM, DCC,
 MTPM, KMTPM (atomic), KMTPM (sub-atomic) on a token ring of 8 chips.
 
-Reproduces Figs. 11-18 and Table III of the paper, plus two studies beyond it: the three
-multi-channel arrangements of Section IV-F2 and the sensitivity to the (unpublished)
-current-profile shape. The current profiles are a calibrated model (see
-``skftl/data/power/profiles_default.csv``), not the paper's measurements.
+Reproduces Figs. 11-18 and Table III of the paper, plus studies beyond it: the three
+multi-channel arrangements of Section IV-F2, the sensitivity to the (unpublished)
+current-profile shape and the token schemes over the read current. The current profiles are a
+calibrated model (see ``skftl/data/power/profiles_default.csv``), not the paper's
+measurements.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import multiprocessing
 import os
 import warnings
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from skftl.errors import ConfigError, UnknownTraceError
 from skftl.nand import Ftl, Geometry, resolve_nand
 from skftl.nand.ftl import flash_log_reserve
 from skftl.pipeline import workload_for
-from skftl.power.device import OP_PROGRAM, OP_READ, TYPE_NAMES, Device
+from skftl.power.device import CHANNEL_ARBITRATIONS, OP_PROGRAM, OP_READ, TYPE_NAMES, Device
 from skftl.power.kernel import A_CHAN
 from skftl.power.profiles import (
     ATOMIC_LABELS,
@@ -214,7 +215,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     parts = (
         [("calibrated", "dcc_calibrated")]
         + [("figures", s) for s in SETUPS if s != "dcc_calibrated"]
-        + [("multichannel", ""), ("sensitivity", "")]
+        + [("multichannel", ""), ("sensitivity", ""), ("read_current", "")]
     )
     workers = min(_workers(sec), len(parts))
     bar = tqdm(total=len(parts), desc="mtpm", disable=not progress)
@@ -244,6 +245,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     cal = out[("calibrated", "dcc_calibrated")]
     ds = ds.merge(cal[[v for v in cal.data_vars if v not in fig_vars]])
     ds = ds.merge(out[("multichannel", "")]).merge(out[("sensitivity", "")])
+    ds = ds.merge(out[("read_current", "")])
     for v in _SHARED:
         ds[v] = base[v]
     mch = out[("multichannel", "")]
@@ -300,6 +302,8 @@ def _part(inp: _Inputs, kind: str, setup: str) -> xr.Dataset:
         return _multichannel(inp.cfg, sec, rn, seed)
     if kind == "sensitivity":
         return _sensitivity(sec, rn, inp.syn)
+    if kind == "read_current":
+        return _read_current(sec, rn, inp.syn)
     if kind == "figures":
         return _figures(sec, rn, inp)
     sweep = _dcc_sweep(sec, rn, inp.syn)
@@ -618,7 +622,9 @@ def _figures(sec: dict, rn: _Runner, inp: _Inputs) -> xr.Dataset:
 
 
 def _sensitivity(sec: dict, rn: _Runner, syn: dict[str, OpStream]) -> xr.Dataset:
-    """Beyond the paper: profile-shape variants (``skftl.power.variants``) on a few traces."""
+    """Beyond the paper: profile-shape variants (``skftl.power.variants``) on a few traces,
+    and KMTPM (sub-atomic) under each sub-atomic guard band of ``sensitivity.guard_pct``
+    (``device.subatomic_guard_pct``) on every synthetic trace."""
     alpha, tg = float(sec["alpha"]), int(sec["tg"])
     schemes = list(sec["schemes"])
     variants = list(sec["sensitivity"]["variants"])
@@ -645,7 +651,95 @@ def _sensitivity(sec: dict, rn: _Runner, syn: dict[str, OpStream]) -> xr.Dataset
         "1",
         "NPM peak current / budget - 1 per profile variant",
     )
+    guards = [int(g) for g in sec["sensitivity"]["guard_pct"]]
+    tr = list(syn)
+    gt = np.zeros((len(guards), len(tr)))
+    for k, g in enumerate(guards):
+        dev = replace(rn.device, subatomic_guard_pct=g)
+        for j, name in enumerate(tr):
+            gt[k, j] = rn.sim(syn[name], "KMTPM_SA", alpha, tg, device=dev).throughput_ops_per_s
+    ds["guard_throughput"] = _da(
+        gt, ("guard_pct", "trace"), {"guard_pct": guards, "trace": tr}, "ops/s",
+        "KMTPM (sub-atomic) throughput per sub-atomic guard band (% of each sub-atomic end)",
+    )  # fmt: skip
     return ds
+
+
+#: the schemes run over the read current: NPM (the reference) and the token schemes
+READ_SCALE_SCHEMES = ["NPM", "MTPM", "KMTPM_A", "KMTPM_SA"]
+
+
+def _read_current(sec: dict, rn: _Runner, syn: dict[str, OpStream]) -> xr.Dataset:
+    """Beyond the paper: the token schemes at every read current scale of
+    ``read_current_sweep`` (``device.read_current_scale``, every read phase scaled) on the
+    synthetic traces (throughput, mean read and program latency), KMTPM (sub-atomic) over the
+    token granularities (Fig. 12) and the tokens of each read atomic operation; and the same
+    schemes' throughput under every channel arbitration (``device.channel_arbitration``)."""
+    alpha, tg = float(sec["alpha"]), int(sec["tg"])
+    scales = [float(x) for x in sec["read_current_sweep"]]
+    tgs = [int(x) for x in sec["tg_sweep"]]
+    tr = list(syn)
+    schemes = READ_SCALE_SCHEMES
+    thr = np.zeros((len(scales), len(schemes), len(tr)))
+    rlat, plat = np.zeros_like(thr), np.zeros_like(thr)
+    tgt = np.zeros((len(scales), len(tgs), len(tr)))
+    reads = [ATOMICS.index(a) for a in ("read_setup", "read_exec", "read_dataout")]
+    rt = np.zeros((len(scales), len(reads)))
+    peak = np.zeros(len(scales))
+    for k, scale in enumerate(scales):
+        dev = replace(rn.device, read_current_scale=scale)
+        prof = device_profiles(rn.profiles, dev)
+        rt[k] = build_tables(prof, dev, TokenModel(alpha, tg)).atomic_rt[reads]
+        peak[k] = max(prof.peak(a) for a in reads) / LEVEL_UNIT
+        for j, name in enumerate(tr):
+            ops = syn[name]
+            for i, sch in enumerate(schemes):
+                r = rn.sim(ops, sch, alpha, tg, device=dev)
+                thr[k, i, j] = r.throughput_ops_per_s
+                rlat[k, i, j] = r.mean_latency_ns(ops.kind, OP_READ)
+                plat[k, i, j] = r.mean_latency_ns(ops.kind, OP_PROGRAM)
+            for m, g in enumerate(tgs):
+                tgt[k, m, j] = rn.sim(ops, "KMTPM_SA", alpha, g, device=dev).throughput_ops_per_s
+    arbs = list(CHANNEL_ARBITRATIONS)
+    at = np.zeros((len(arbs), len(schemes), len(tr)))
+    for k, arb in enumerate(arbs):
+        dev = replace(rn.device, channel_arbitration=arb)
+        for j, name in enumerate(tr):
+            for i, sch in enumerate(schemes):
+                at[k, i, j] = rn.sim(syn[name], sch, alpha, tg, device=dev).throughput_ops_per_s
+    c = {"read_scale": scales, "rs_scheme": schemes, "trace": tr}
+    dims = ("read_scale", "rs_scheme", "trace")
+    return xr.Dataset(
+        {
+            "arbitration_throughput": _da(
+                at, ("arbitration", "rs_scheme", "trace"),
+                {"arbitration": arbs, "rs_scheme": schemes, "trace": tr}, "ops/s",
+                "throughput per channel arbitration (synthetic traces)",
+            ),
+            "read_scale_throughput": _da(
+                thr, dims, c, "ops/s", "throughput per read current scale (synthetic traces)"
+            ),
+            "read_scale_read_latency": _da(
+                rlat, dims, c, "ns", "mean read latency per read current scale"
+            ),
+            "read_scale_program_latency": _da(
+                plat, dims, c, "ns", "mean program latency per read current scale"
+            ),
+            "read_scale_tg_throughput": _da(
+                tgt, ("read_scale", "tg", "trace"), {"read_scale": scales, "tg": tgs, "trace": tr},
+                "ops/s", "KMTPM (sub-atomic) throughput per read current scale and TG",
+            ),
+            "read_scale_peak": _da(
+                peak, ("read_scale",), {"read_scale": scales}, "I_max",
+                "a read's peak current per read current scale",
+            ),
+            "read_scale_tokens": _da(
+                rt, ("read_scale", "read_atomic"),
+                {"read_scale": scales, "read_atomic": ["R_A1", "R_A2", "R_A3"]}, "tokens",
+                f"tokens of each read atomic operation per read current scale (TG={tg})",
+            ),
+        }
+    )  # fmt: skip
 
 
 def _multichannel(cfg: dict, sec: dict, rn: _Runner, seed: int) -> xr.Dataset:
