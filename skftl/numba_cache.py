@@ -24,6 +24,9 @@ from pathlib import Path
 from numba.core import caching, config
 
 TAG_CHARS = 16  # of the sha256 hex digest; enough to tell edits apart
+#: a module-scope name of a kernel function re-bound to other globals (one kernel per FTL
+#: policy, ``skftl.nand.policy.kernels``): its value tells that variant's cache entries apart
+VARIANT_KEY = "__skftl_variant__"
 
 # source file (absolute path) -> the tag of the sources its cached functions were compiled from
 _TAGS: dict[str, str] = {}
@@ -44,7 +47,8 @@ def _cache_dirs(kernel: Path) -> list[Path]:
 
 class SourceTaggedLocator(caching._CacheLocator):
     """Numba's usual locator for a file, with the file's source tag in the disambiguator
-    (hence in the cache file names). Only files registered by ``drop_stale_cache`` get one."""
+    (hence in the cache file names), and the variant of a re-bound function after it. Only
+    files registered by ``drop_stale_cache`` and re-bound functions get one."""
 
     def __init__(self, inner: caching._CacheLocator, tag: str) -> None:
         self._inner = inner
@@ -53,6 +57,9 @@ class SourceTaggedLocator(caching._CacheLocator):
     @classmethod
     def from_function(cls, py_func, py_file):  # noqa: ANN001, ANN206 - Numba's signature
         tag = _TAGS.get(os.path.abspath(py_file))
+        variant = getattr(py_func, "__globals__", {}).get(VARIANT_KEY)
+        if variant is not None:
+            tag = f"{tag}_{variant}" if tag else f"_{variant}"
         if tag is None:
             return None
         for other in caching.CacheImpl._locator_classes:
@@ -104,8 +111,25 @@ def drop_stale_cache(kernel_file: str | Path, *depends_on: str | Path) -> None:
             continue
         try:
             for entry in cache.glob("*.nb[ic]"):
-                if entry.name.split(".")[0] in stems and f"_{tag}." not in entry.name:
+                current = f"_{tag}." in entry.name or f"_{tag}_" in entry.name  # a variant's
+                if entry.name.split(".")[0] in stems and not current:
                     entry.unlink(missing_ok=True)
             (cache / f"{kernel.stem}_sources.sha256").unlink(missing_ok=True)  # earlier scheme
+        except OSError:  # not writable: Numba cannot cache there either
+            pass
+
+
+def drop_stale_variants(kernel_file: str | Path, variant: str) -> None:
+    """Delete the cached code of ``kernel_file``'s functions compiled for another digest of
+    the same variant name (``<name>-<digest>``): an edited policy leaves no stale kernels."""
+    kernel = Path(kernel_file)
+    name, _, _ = variant.rpartition("-")
+    for cache in _cache_dirs(kernel):
+        if not cache.is_dir():
+            continue
+        try:
+            for entry in cache.glob(f"{kernel.stem}.*_{name}-*.nb[ic]"):
+                if f"_{variant}." not in entry.name:
+                    entry.unlink(missing_ok=True)
         except OSError:  # not writable: Numba cannot cache there either
             pass

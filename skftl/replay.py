@@ -15,7 +15,10 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skftl.traces.requests import Requests
 
 PRECONDITIONS = ("none", "fill", "fill-random")
 
@@ -29,6 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--preset", default="mqsim", help="device preset (skftl.nand.presets)")
     p.add_argument("--spare-factor", type=float, default=0.07, help="over-provisioning")
     p.add_argument(
+        "--capacity-gib", type=float, default=None, help="device capacity (default: the preset's)"
+    )
+    p.add_argument(
+        "--wrap", action="store_true", help="fold addresses beyond the device's logical pages"
+    )
+    p.add_argument(
         "--precondition",
         choices=PRECONDITIONS,
         default="none",
@@ -37,12 +46,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "order (an aged device in GC steady state)",
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the fill-random order")
+    p.add_argument(
+        "--policy",
+        default="page",
+        help="allocation policy: page | sk-ftl | ppb | ppb_split | ppb_sk, a module name or "
+        "a .py file of hooks (skftl/nand/hooks.py; notebooks/20_your_own_policy.ipynb)",
+    )
+    p.add_argument(
+        "--streams", type=int, default=1, help="write points per chip the policy may use"
+    )
     p.add_argument("--json", dest="json_out", default=None, help="write the summary here")
     p.set_defaults(func=_cmd_replay)
 
 
 def replay_summary(
-    trace: str | Path,
+    trace: str | Path | Requests,
     *,
     fmt: str | None = None,
     preset: str = "mqsim",
@@ -50,13 +68,21 @@ def replay_summary(
     precondition: str = "none",
     seed: int = 1,
     cache_dir: str | Path | None = None,
+    policy: str = "page",
+    streams: int = 1,
+    capacity_gib: float | None = None,
+    wrap: bool = False,
 ) -> dict[str, Any]:
-    """Replay ``trace`` on a fresh or preconditioned ``preset`` device: latency mean and
-    p99 per direction (us), counters of the replay alone, and the wall time of each phase."""
+    """Replay ``trace`` (a name, a path or loaded requests) on a fresh or preconditioned
+    ``preset`` device under ``policy`` (``skftl.nand.policy.load``) with ``streams`` write
+    points per chip (``capacity_gib``: the device's capacity instead of the preset's;
+    ``wrap``: fold addresses beyond it): latency mean and p99 per direction (us), counters of
+    the replay alone, and the wall time of each phase."""
     import numpy as np
 
     from skftl.nand import Ftl
     from skftl.traces.loader import load_trace
+    from skftl.traces.requests import Requests
 
     if precondition not in PRECONDITIONS:
         raise ValueError(f"precondition must be one of {PRECONDITIONS}, got {precondition!r}")
@@ -65,9 +91,19 @@ def replay_summary(
     if startup is not None:
         phases["startup_s"] = startup
     t = time.perf_counter()
-    req = load_trace(trace, fmt, cache_dir=cache_dir)
+    req = trace if isinstance(trace, Requests) else load_trace(trace, fmt, cache_dir=cache_dir)
     phases["load_trace_s"] = time.perf_counter() - t
-    nand, ftl_section = {"preset": preset}, {"spare_factor": spare_factor}
+    nand: dict[str, Any] = {"preset": preset}
+    if capacity_gib is not None:
+        nand["capacity_gib"] = capacity_gib
+    # a GC pass may open a block per stream before it erases its victim (FtlConfig)
+    ftl_section = {
+        "spare_factor": spare_factor,
+        "policy": str(policy),
+        "n_streams": streams,
+        "gc_low_blocks": max(2, streams + 1),
+        "gc_high_blocks": max(3, streams + 2),
+    }
     t = time.perf_counter()
     _load_kernels(nand, ftl_section)
     phases["kernel_load_s"] = time.perf_counter() - t
@@ -83,15 +119,16 @@ def replay_summary(
         ftl.reset_timelines()
     phases["precondition_s"] = time.perf_counter() - t
     t = time.perf_counter()
-    res = ftl.replay(req)
+    res = ftl.replay(req, wrap=wrap)
     phases["replay_s"] = time.perf_counter() - t
     lat_us = res.latency_ns / 1e3
     out: dict[str, Any] = {
-        "trace": str(trace),
+        "trace": req.meta.label if isinstance(trace, Requests) else str(trace),
         "requests": len(req),
         "preset": preset,
         "spare_factor": spare_factor,
         "precondition": precondition,
+        "policy": ftl.policy.name,
     }
     for direction, mask in (("read", ~res.is_write), ("write", res.is_write)):
         x = lat_us[mask]
@@ -131,7 +168,9 @@ def _load_kernels(nand: dict[str, Any], ftl_section: dict[str, Any]) -> None:
     section = resolve_nand(nand)
     geo = Geometry.from_config(section)
     small = dataclasses.replace(geo, channels=1, blocks_per_plane=64)
-    ftl = Ftl(small, Timing.from_config(section), FtlConfig.from_config(ftl_section))
+    # half the small device spare, so any GC reserve the config's streams need fits
+    config = FtlConfig.from_config({**ftl_section, "spare_factor": 0.5})
+    ftl = Ftl(small, Timing.from_config(section), config)
     ftl.run_pages(np.zeros(1, np.int32), np.ones(1, np.int8))
 
 
@@ -144,6 +183,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         precondition=args.precondition,
         seed=args.seed,
         cache_dir=args.cache_dir,
+        policy=args.policy,
+        streams=args.streams,
+        capacity_gib=args.capacity_gib,
+        wrap=args.wrap,
     )
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(summary, indent=1) + "\n")

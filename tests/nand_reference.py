@@ -148,7 +148,7 @@ class RefFtl:
             self.wp[(chip, stream)] = blk
         return blk
 
-    # --- policy hooks (the kernel's skftl.nand.policy; subclasses override) -------------
+    # --- policy hooks (skftl.nand.hooks and a policy's module; subclasses override) ------
     def write_stream(self, lpn, given):
         return given
 

@@ -128,14 +128,14 @@ def test_schema_enums_follow_the_code() -> None:
     from skftl.config import schema
     from skftl.dram.hashes import HASHES
     from skftl.dram.layout import PLACEMENTS
-    from skftl.nand.policy import POLICIES
+    from skftl.nand.policy import BUILTIN
     from skftl.nand.timing import PAGE_SPEEDS, SPEED_ANCHORS
     from skftl.studies.registry import STUDIES
 
     defs = schema()["$defs"]
     assert set(defs["lpmt_hash"]["enum"]) == set(HASHES)
     assert tuple(defs["lpmt_placement"]["enum"]) == tuple(PLACEMENTS)
-    assert set(defs["ftl"]["properties"]["policy"]["enum"]) == set(POLICIES)
+    assert set(defs["ftl_policy"]["anyOf"][0]["enum"]) == set(BUILTIN)
     nand = defs["nand"]["properties"]
     assert tuple(nand["page_speed"]["enum"]) == tuple(PAGE_SPEEDS)
     assert tuple(nand["speed_anchor"]["enum"]) == tuple(SPEED_ANCHORS)

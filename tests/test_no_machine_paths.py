@@ -30,6 +30,8 @@ def test_no_tracked_file_names_a_machine_path() -> None:
     for path in _tracked():
         if path.suffix in {".png", ".pdf", ".gz", ".nc", ".zip"} or not path.is_file():
             continue
+        if path.resolve() == Path(__file__).resolve():  # its own examples of the pattern
+            continue
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:

@@ -28,7 +28,7 @@ P_GC_LOW = 6  # GC starts on a chip when its free blocks drop below this
 P_GC_HIGH = 7  # ... and runs until the chip has this many free blocks
 P_GC_POLICY = 8  # GC_GREEDY or GC_COST_BENEFIT
 P_CHIP_ALLOC = 9  # CHIP_STATIC or CHIP_DYNAMIC
-P_POLICY = 10  # allocation policy id (skftl.nand.policy)
+# 10: unused (was the policy id: a kernel is now built per policy, skftl.nand.policy)
 P_COPYBACK = 11  # 1: GC copies stay in the chip; 0: read out and write back over the channel
 P_XFER = 12  # channel transfer time of one page, ns
 P_ERASE = 13  # block erase time, ns

@@ -6,15 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from skftl.errors import ConfigError
-from skftl.nand import core, kernel
+from skftl.nand import core
 from skftl.nand.geometry import Geometry
-from skftl.nand.policies_skftl import block_bits
-from skftl.nand.policy import POLICIES, POPCOUNT_LIST_POLICIES
+from skftl.nand.policy import Policy, kernels, load
 from skftl.nand.presets import resolve_nand
 from skftl.nand.timing import Timing
 from skftl.traces.pages import expand_to_pages
@@ -48,17 +49,15 @@ class FtlConfig:
     gc_high_blocks: int = 3  # per chip: ... and stops at this many
     chip_alloc: str = "static"  # static (LPN striping) | dynamic (least-busy chip)
     n_streams: int = 1  # write points per chip
-    policy: str = "page"  # allocation policy (skftl.nand.policy.POLICIES)
+    # allocation policy: a built-in name (skftl.nand.policy.BUILTIN), a module name or a
+    # path to a .py file of hooks (skftl.nand.hooks)
+    policy: str = "page"
     n_free_lists: int = 1  # free-block classes per chip (policy-defined)
 
     def __post_init__(self) -> None:
         if not 0.0 < self.spare_factor < 1.0:
             raise ConfigError(f"ftl: spare_factor must be in (0, 1), got {self.spare_factor}")
-        for name, table in (
-            ("gc_policy", GC_POLICIES),
-            ("chip_alloc", CHIP_ALLOCS),
-            ("policy", POLICIES),
-        ):
+        for name, table in (("gc_policy", GC_POLICIES), ("chip_alloc", CHIP_ALLOCS)):
             if getattr(self, name) not in table:
                 raise ConfigError(
                     f"ftl: {name} must be one of {sorted(table)}, got {getattr(self, name)!r}"
@@ -110,13 +109,18 @@ class Ftl:
         log_capacity: int = 0,
         pstate: np.ndarray | None = None,
         flash_log_capacity: int = 0,
+        policy: str | Path | ModuleType | Policy | None = None,
     ) -> None:
         self.geometry = g = geometry
         self.timing = timing
         self.config = c = config or FtlConfig()
+        # the policy: ``policy`` when given (a name, module, path or loaded Policy), else
+        # the config's; the replay kernel is the one built for it alone
+        self.policy = pol = load(c.policy if policy is None else policy)
+        self._kernels = kernels(pol)
         self.n_lpn = int(g.n_pages * (1.0 - c.spare_factor))
-        # multi-plane write points (conventional policy): one open block per plane
-        plane_wps = timing.multi_plane and c.policy == "page"
+        # multi-plane write points (conventional block choice): one open block per plane
+        plane_wps = timing.multi_plane and pol.plane_write_points
         open_blocks = c.n_streams * (g.planes_per_chip if plane_wps else 1)
         plane_low, plane_high = timing.plane_gc_blocks(g.blocks_per_plane)
         # blocks a chip can never fill with user data: the free reserve and the open blocks
@@ -129,13 +133,8 @@ class Ftl:
                 "(gc_high_blocks, or planes x the per-plane high watermark, + open blocks per "
                 "chip)"
             )
-        if c.policy in POPCOUNT_LIST_POLICIES and c.n_free_lists < block_bits(g.n_blocks) + 1:
-            # free_list_of = popcount of the block number: fewer lists would be written
-            # out of bounds by the kernel
-            raise ConfigError(
-                f"ftl: policy {c.policy} needs n_free_lists >= {block_bits(g.n_blocks) + 1} "
-                f"(popcount classes of {g.n_blocks} block numbers), got {c.n_free_lists}"
-            )
+        # free FIFOs per chip: what the config asks and what the policy's free_list_of needs
+        n_free_lists = max(c.n_free_lists, pol.min_free_lists(g))
         dies = timing.dies_per_chip if timing.die_model == "shared_chip" else 0
         if dies and g.chips_per_channel % dies:
             raise ConfigError(
@@ -155,7 +154,7 @@ class Ftl:
             g.blocks_per_chip,
             g.pages_per_block,
             c.n_streams,
-            max(c.n_free_lists, g.planes_per_chip if plane_wps else 1),
+            max(n_free_lists, g.planes_per_chip if plane_wps else 1),
             log_capacity,
             1 if pstate is None else len(pstate),
             flash_log_capacity,
@@ -177,20 +176,19 @@ class Ftl:
         p[core.P_GC_HIGH] = c.gc_high_blocks
         p[core.P_GC_POLICY] = GC_POLICIES[c.gc_policy]
         p[core.P_CHIP_ALLOC] = CHIP_ALLOCS[c.chip_alloc]
-        p[core.P_POLICY] = POLICIES[c.policy]
         p[core.P_COPYBACK] = int(timing.copyback)
         p[core.P_XFER] = timing.transfer_ns(g.page_size)
         p[core.P_ERASE] = timing.t_erase_ns
         p[core.P_LOG_CAP] = log_capacity
-        if 0 < log_capacity <= kernel.log_reserve(S):
+        if 0 < log_capacity <= self._kernels.log_reserve(S):
             raise ConfigError(
                 f"ftl: log_capacity {log_capacity} must exceed the largest GC burst, "
-                f"{kernel.log_reserve(S)} entries (1 + blocks per chip x pages per block)"
+                f"{self._kernels.log_reserve(S)} entries (1 + blocks per chip x pages per block)"
             )
-        if 0 < flash_log_capacity <= kernel.flash_log_reserve(S):
+        if 0 < flash_log_capacity <= self._kernels.flash_log_reserve(S):
             raise ConfigError(
                 f"ftl: flash_log_capacity {flash_log_capacity} must be 0 (off) or exceed the "
-                f"largest GC burst, {kernel.flash_log_reserve(S)} operations "
+                f"largest GC burst, {self._kernels.flash_log_reserve(S)} operations "
                 "(1 + blocks per chip x (2 x pages per block + 1))"
             )
         p[core.P_FLOG_CAP] = flash_log_capacity
@@ -212,7 +210,12 @@ class Ftl:
         ):
             p[key] = value.bit_length() - 1 if (value & (value - 1)) == 0 else -1
         S.read_ns[:], S.prog_ns[:] = timing.page_tables(g.pages_per_block)
-        kernel.init_free_lists(S)
+        if pstate is None:
+            self.state = S  # what the policy's init_state may read: geometry, n_lpn, config
+            own = pol.init_state(self)
+            if own is not None:
+                S = S._replace(pstate=own)
+        self._kernels.init_free_lists(S)
         self.state = S
 
     @classmethod
@@ -346,7 +349,9 @@ class Ftl:
         S = self.state
         i = 0
         while i < n:
-            j = kernel.replay(S, lpn, op, stream, request, time_ns, done, i, min(n, i + chunk))
+            j = self._kernels.replay(
+                S, lpn, op, stream, request, time_ns, done, i, min(n, i + chunk)
+            )
             if S.ctr[core.C_ERROR]:
                 raise ConfigError(self._error_message(int(S.ctr[core.C_ERROR]), j))
             if S.prm[core.P_LOG_CAP]:

@@ -2,7 +2,8 @@
 
 ``replay`` walks page operations in trace order. Reads look up the L2P map and occupy the
 chip (array read) and its channel (transfer out). Writes pick a chip and a block through
-the policy hooks (``skftl.nand.policy``), invalidate the old copy, program the block's next
+the policy's hooks (``skftl.nand.hooks``; ``skftl.nand.policy.kernels`` binds this module's
+functions to a policy's), invalidate the old copy, program the block's next
 page and occupy the channel (transfer in) and chip (program). Before a write is placed on
 a chip whose free blocks fell below the low watermark, that chip garbage-collects until it
 has the high watermark of free blocks: victims (greedy: fewest valid pages, the longest
@@ -18,11 +19,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skftl.nand import policy
+from skftl.nand import hooks as policy  # the conventional FTL; skftl.nand.policy re-binds it
 from skftl.nand.core import (
     C_CACHE_FLUSHES,
     C_CACHE_READ_HITS,
-    C_CLOCK,
     C_ERASES,
     C_ERROR,
     C_FLOG_N,
@@ -39,7 +39,6 @@ from skftl.nand.core import (
     FLASH_ERASE,
     FLASH_PROGRAM,
     FLASH_READ,
-    GC_COST_BENEFIT,
     LOG_GC,
     LOG_HOST,
     LOG_TRIM,
@@ -48,12 +47,10 @@ from skftl.nand.core import (
     ORIGIN_GC,
     ORIGIN_HOST,
     P_BPC,
-    P_BPP,
     P_COPYBACK,
     P_FLOG_CAP,
     P_GC_HIGH,
     P_GC_LOW,
-    P_GC_POLICY,
     P_LOG_CAP,
     P_NCHIPS,
     P_NCHIPS_SHIFT,
@@ -63,7 +60,6 @@ from skftl.nand.core import (
     P_PLANES,
     P_UNMAPPED,
     P_WC_CAP,
-    SEALED,
     UNMAPPED_ARRAY_READ,
     VICTIM,
     bkt_remove,
@@ -83,19 +79,20 @@ from skftl.nand.core import (
     log_reserve_for,
     log_update,
     njit,
-    plane_of,
     program,
     push_free,
 )
 from skftl.nand.write_cache import cache_drop, cache_write
 from skftl.numba_cache import drop_stale_cache
 
-# the kernel inlines core, policy, write_cache and the policies_*.py modules
+# the kernel inlines core, write_cache and the hooks of its policy: the conventional FTL's
+# (hooks.py) or a built-in policy's (policies_*.py; a policy from elsewhere is told apart by
+# the digest of its file, skftl.nand.policy.kernels)
 _HERE = Path(__file__).parent
 drop_stale_cache(
     __file__,
     _HERE / "core.py",
-    _HERE / "policy.py",
+    _HERE / "hooks.py",
     _HERE / "write_cache.py",
     *sorted(_HERE.glob("policies_*.py")),
 )
@@ -121,50 +118,6 @@ def init_free_lists(S):
         push_free(S, blk, policy.free_list_of(S, blk))
 
 
-@njit
-def select_victim(S, chip, plane):
-    """A sealed block of ``chip`` (of its ``plane`` when >= 0) with at least one invalid
-    page, or -1."""
-    np_ = S.prm[P_NP]
-    first = chip * S.prm[P_BPC]
-    n_blocks = S.prm[P_BPC]
-    if plane >= 0:
-        first += plane * S.prm[P_BPP]
-        n_blocks = S.prm[P_BPP]
-    if S.prm[P_GC_POLICY] == GC_COST_BENEFIT:
-        # Kawaguchi et al. (USENIX'95) cost-benefit: max age * (1 - u) / 2u, age in flash
-        # programs since the block was last written; the lowest block number among equals.
-        clock = S.ctr[C_CLOCK]
-        best = -1
-        best_score = -1.0
-        for blk in range(first, first + n_blocks):
-            if S.blk_state[blk] != SEALED:
-                continue
-            v = S.vcount[blk]
-            if v == 0:
-                return blk
-            if v == np_:
-                continue
-            score = (np_ - v) * (clock - S.blk_time[blk]) / (2.0 * v)
-            if score > best_score:
-                best_score = score
-                best = blk
-        return best
-    base = chip * (np_ + 1)
-    for v in range(np_):
-        blk = S.bkt_head[base + v]
-        if plane < 0:
-            if blk >= 0:
-                return blk
-            continue
-        # the chip's bucket in order, the first block of the plane
-        while blk >= 0 and plane_of(S, blk) != plane:
-            blk = S.lnext[blk]
-        if blk >= 0:
-            return blk
-    return -1
-
-
 @inline
 def short_of_free(S, chip, plane):
     """Whether GC of ``chip`` (of its ``plane`` when >= 0) must go on: free blocks below
@@ -182,7 +135,7 @@ def collect(S, chip, t, op_index, plane):
     np_ = S.prm[P_NP]
     copyback = S.prm[P_COPYBACK]
     while short_of_free(S, chip, plane):
-        victim = select_victim(S, chip, plane)
+        victim = policy.select_victim(S, chip, plane)
         if victim < 0:
             if S.free_count[chip] == 0:
                 S.ctr[C_ERROR] = ERR_DEVICE_FULL

@@ -1,5 +1,7 @@
-"""PPB (Chen et al., DAC'17) and the naive fast/slow split of its Fig. 3 as allocation
-policies of the NAND kernel (hooks dispatched from ``skftl.nand.policy``).
+"""PPB (Chen et al., DAC'17) as an allocation policy of the NAND kernel (hooks
+``write_stream``, ``gc_stream``, ``on_read``, ``select_block``, ``prefetch``; the contract:
+``skftl.nand.hooks``), and the virtual-block machinery the naive fast/slow split of its
+Fig. 3 (``policies_ppb_split``) and PPB-SK (``policies_ppb_sk``) share.
 
 Virtual blocks (Sec. 3.3). A physical block of ``np`` pages is split into ``K`` virtual
 blocks (VBs) of ``np / K`` consecutive pages, VB ``k`` = pages ``[k np/K, (k+1) np/K)``.
@@ -58,7 +60,7 @@ from __future__ import annotations
 import numpy as np
 
 from skftl.errors import ConfigError
-from skftl.nand.core import P_NP, inline, njit, pop_free
+from skftl.nand.core import P_NP, inline, pop_free
 from skftl.nand.policies_skftl import pop_free_nearest
 
 # --- header words of pstate -----------------------------------------------------------
@@ -108,6 +110,7 @@ STAT_NAMES = {
 }
 N_AREAS = 2
 _NONE = -1
+NAME = "ppb"
 _LO32 = (1 << 32) - 1
 
 
@@ -279,8 +282,8 @@ def demote_iron_lru(S):
 
 
 # --- hooks --------------------------------------------------------------------------------
-@njit  # a policy entry point: compiled once, not into every hook call site
-def ppb_write_stream(S, lpn, given):
+@inline
+def write_stream(S, lpn, given):
     """Level of a host write: area from the first-stage identifier, level within the area
     from the two-level LRU (hot) or the access-frequency table (cold)."""
     lv = get_level(S, lpn)
@@ -307,8 +310,8 @@ def ppb_write_stream(S, lpn, given):
     return new
 
 
-@njit  # a policy entry point: compiled once, not into every hook call site
-def ppb_on_read(S, lpn):
+@inline
+def on_read(S, lpn, ppn):
     lv = get_level(S, lpn)
     if lv == HOT:
         lru_remove(S, H_HOT_HEAD, lpn)
@@ -326,22 +329,14 @@ def ppb_on_read(S, lpn):
             S.pstate[H_COLD_PROMOTIONS] += 1
 
 
-@njit  # a policy entry point: compiled once, not into every hook call site
-def split_write_stream(S, lpn, given):
-    """Naive split: the first-stage class decides, hot -> fast (1), cold -> slow (0)."""
-    lv = 1 if given != 0 else 0
-    set_level(S, lpn, lv)
-    return lv
-
-
-@njit  # a policy entry point: compiled once, not into every hook call site
-def ppb_prefetch(S, lpn):
+@inline
+def prefetch(S, lpn):
     """The LPN's level word (the ``prefetch`` hook: loaded early, its miss overlaps)."""
     return S.pstate[S.pstate[H_OFF_META] + lpn]
 
 
-@njit  # a policy entry point: compiled once, not into every hook call site
-def level_stream(S, lpn):
+@inline
+def gc_stream(S, lpn, victim_stream):
     """GC copies go to the data's current level (PPB's progressive move)."""
     return get_level(S, lpn)
 
@@ -430,16 +425,10 @@ def vb_select(S, chip, area, want, cls):
     return blk
 
 
-@njit  # a policy entry point: compiled once, not into every hook call site
-def ppb_select_block(S, chip, stream):
+@inline
+def select_block(S, chip, stream, lpn, old_ppn, is_gc):
     want = S.pstate[H_K] - 1 if stream & 1 else 0
     return vb_select(S, chip, stream >> 1, want, -1)
-
-
-@njit  # a policy entry point: compiled once, not into every hook call site
-def split_select_block(S, chip, stream):
-    want = S.pstate[H_K] - 1 if stream & 1 else 0
-    return vb_select(S, chip, 0, want, -1)
 
 
 def open_blocks(pstate: np.ndarray, n_chips: int) -> np.ndarray:
@@ -460,15 +449,17 @@ def attach(
     """Give an ``Ftl`` built with policy ``ppb``, ``ppb_split`` or ``ppb_sk`` its policy state. List
     capacities are fractions of the logical pages (the paper gives none)."""
     g, c = ftl.geometry, ftl.config
-    if c.policy not in ("ppb", "ppb_split", "ppb_sk"):
-        raise ConfigError(f"ppb: attach() needs policy ppb, ppb_split or ppb_sk, got {c.policy!r}")
+    if ftl.policy.name not in ("ppb", "ppb_split", "ppb_sk"):
+        raise ConfigError(
+            f"ppb: attach() needs policy ppb, ppb_split or ppb_sk, got {ftl.policy.name!r}"
+        )
     if n_vbs < 2 or g.pages_per_block % n_vbs:
         raise ConfigError(
             f"ppb: n_vbs must be >= 2 and divide pages_per_block ({g.pages_per_block}), got {n_vbs}"
         )
     if max_open < 1:
         raise ConfigError(f"ppb: max_open must be >= 1, got {max_open}")
-    areas = 1 if c.policy == "ppb_split" else N_AREAS
+    areas = 1 if ftl.policy.name == "ppb_split" else N_AREAS
     # a GC pass may open max_open blocks per area before its victim is erased
     if c.gc_low_blocks < areas * max_open + 1 or c.n_streams < 4:
         raise ConfigError(

@@ -1,5 +1,6 @@
 """PPB with SK-FTL's SK-aware allocator on the same device (beyond both papers): policy
-``ppb_sk`` of the NAND kernel (hooks dispatched from ``skftl.nand.policy``).
+``ppb_sk`` of the NAND kernel (PPB's hooks with its own ``select_block`` and SK-FTL's
+``free_list_of``; the contract: ``skftl.nand.hooks``).
 
 PPB (``skftl.nand.policies_ppb``) decides everything it decides alone: the level and area
 of a write, the virtual-block class it wants, the VB lists, diversion and when a block is
@@ -28,9 +29,17 @@ from __future__ import annotations
 
 from skftl.errors import ConfigError
 from skftl.nand import policies_ppb as pp
-from skftl.nand.core import P_NP, inline, njit
+from skftl.nand.core import P_NP, inline
 from skftl.nand.policies_ppb import H_K, H_OFF_QH, H_OFF_QN, H_OFF_QT, H_OFF_WP, _slot, vb_select
+from skftl.nand.policies_ppb import gc_stream as gc_stream  # PPB decides levels and streams
+from skftl.nand.policies_ppb import on_read as on_read
+from skftl.nand.policies_ppb import prefetch as prefetch
+from skftl.nand.policies_ppb import write_stream as write_stream
+from skftl.nand.policies_skftl import free_list_of as free_list_of  # popcount-class lists
+from skftl.nand.policies_skftl import min_free_lists as min_free_lists
 from skftl.nand.policies_skftl import popcount, wanted_classes
+
+NAME = "ppb_sk"
 
 
 @inline
@@ -78,8 +87,8 @@ def _prefer(S, chip, area, want, old_ppn):
     S.pstate[wp] = best
 
 
-@njit  # a policy entry point: compiled once, not into every hook call site
-def ppb_sk_select_block(S, chip, stream, old_ppn):
+@inline
+def select_block(S, chip, stream, lpn, old_ppn, is_gc):
     K = S.pstate[H_K]
     want = K - 1 if stream & 1 else 0
     area = stream >> 1
@@ -91,6 +100,6 @@ def ppb_sk_select_block(S, chip, stream, old_ppn):
 def attach(ftl, **kw) -> None:
     """Give an ``Ftl`` built with policy ``ppb_sk`` its policy state (``Ftl`` itself checks
     that ``n_free_lists`` holds the popcount classes); ``kw`` as ``policies_ppb.attach``."""
-    if ftl.config.policy != "ppb_sk":
-        raise ConfigError(f"ppb_sk: attach() needs policy ppb_sk, got {ftl.config.policy!r}")
+    if ftl.policy.name != "ppb_sk":
+        raise ConfigError(f"ppb_sk: attach() needs policy ppb_sk, got {ftl.policy.name!r}")
     pp.attach(ftl, **kw)

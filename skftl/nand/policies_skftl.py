@@ -1,4 +1,5 @@
-"""SK-FTL's SK-aware space allocator (Yang et al., Sec. III-B) as a NAND allocation policy.
+"""SK-FTL's SK-aware space allocator (Yang et al., Sec. III-B) as a NAND allocation policy
+(hooks ``select_block`` and ``free_list_of``; the contract: ``skftl.nand.hooks``).
 
 Free blocks of a chip are kept in "bits-number-based block lists": free list ``c`` holds
 the erased blocks whose (global) block number has popcount ``c`` (``free_list_of``; GC
@@ -51,7 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from skftl.nand.core import OPEN, P_NLISTS, P_NP, inline, njit, pop_free
+from skftl.nand.core import OPEN, P_NLISTS, P_NP, inline, pop_free
 
 PS_WIDTH = 0
 PS_CLASSES = 1
@@ -125,8 +126,30 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit  # a policy entry point: compiled once, not into every hook call site
-def skftl_free_list(S, blk):
+NAME = "sk-ftl"
+
+
+def min_free_lists(geometry) -> int:  # noqa: ANN001 - a skftl.nand.Geometry
+    """One free list per popcount class of the device's block numbers."""
+    return block_bits(geometry.n_blocks) + 1
+
+
+def init_state(ftl) -> np.ndarray:  # noqa: ANN001 - a skftl.nand.Ftl
+    """The study's default allocator (``skrm``): a list-wide rotation that leaves the GC high
+    watermark's free blocks to GC, lock-step rows, first writes to the roomiest class."""
+    g = ftl.geometry
+    return skftl_pstate(
+        g.n_chips,
+        g.n_blocks,
+        list_width(g.n_chips, g.n_blocks),
+        "largest",
+        "lockstep",
+        ftl.config.gc_high_blocks,
+    )
+
+
+@inline
+def free_list_of(S, blk):
     return popcount(blk)
 
 
@@ -227,8 +250,8 @@ def pop_free_nearest(S, chip, want, stream):
     return -1
 
 
-@njit  # a policy entry point: compiled once, not into every hook call site
-def skftl_select_block(S, chip, old_ppn):
+@inline
+def select_block(S, chip, stream, lpn, old_ppn, is_gc):
     n_classes = S.pstate[PS_CLASSES]
     if old_ppn < 0 and S.pstate[PS_FIRST] == 1:  # first write, rule 'largest'
         want, want_page = _roomiest_class(S, chip, n_classes), -1

@@ -1,176 +1,166 @@
-"""Allocation-policy hooks: the one place a new FTL policy plugs into the replay kernel.
+"""An FTL policy: loading one, and the replay kernel built for it alone.
 
-The kernel never decides placement itself; it calls these ``@njit`` functions, which
-dispatch on the policy id ``S.prm[P_POLICY]``. A policy keeps whatever state it needs in
-``S.pstate`` (an int64 array sized by the caller; lay it out with offsets in the policy's
-own module) and may use the core primitives (``pop_free``, ``write_point_block``, the block
-arrays). To add a policy: give it an id below, add one branch to each hook that it changes
-(the others fall through to the conventional behaviour), and pass ``policy=<id>`` plus its
-``pstate`` to ``skftl.nand.ftl.Ftl``. Numba compiles the branches away at no cost to the
-others' speed beyond an integer compare per call.
-
-Hooks (``S`` is the ``FtlArrays`` state):
-
-* ``write_stream(S, lpn, given)`` -> stream of a host write. ``given`` is the caller's
-  precomputed stream id for this page op (e.g. hotness by request size from Python);
-  an in-kernel hotness identifier (PPB's two-level LRU) overrides it here.
-* ``gc_stream(S, lpn, victim_stream)`` -> stream a GC copy is written to (PPB reclassifies
-  data when GC moves it; the default keeps the victim block's stream).
-* ``on_read(S, lpn, ppn)`` observes every host read (PPB promotes re-read data).
-* ``select_chip(S, lpn, stream)`` -> chip of a host write: static striping
-  ``lpn % n_chips`` or dynamic least-busy chip (``chip_alloc``). GC copies stay on the
-  victim's chip.
-* ``select_block(S, chip, stream, lpn, old_ppn, is_gc)`` -> a block of ``chip`` that has a
-  free page; the kernel then programs that block's *next* page, so NAND's in-order rule
-  holds whatever the policy does. ``old_ppn`` is the LPN's current location (-1 if
-  unmapped): SK-FTL picks a block whose number has the same popcount as the old one and
-  rotates "horizontally" over several open blocks of that class so the page number stays
-  equal; PPB picks the hot- or cold-area block whose next page lies in the slow or fast
-  virtual block wanted by the stream; PPB-SK makes PPB's free-block and open-block choices
-  SK-aware.
-* ``free_list_of(S, blk)`` -> which of the ``n_free_lists`` free FIFOs of its chip an
-  erased block joins (SK-FTL: popcount of the block number; the conventional policy with
-  multi-plane write points: the block's plane; default: 0).
-* ``prefetch(S, lpn)`` -> a value loaded from the policy's per-LPN state, added to a sink:
-  the kernel calls it in its batched prefetch loops (the next host ops, a GC victim's
-  pages) so that the policy's cache misses overlap there instead of stalling each op
-  (PPB: the LPN's level word; default: nothing).
-
-While GC copies a victim (state VICTIM), the victim's valid bits and count are cleared only
-when it is erased, after its last copy: hooks called during GC must not read them.
-
-Mapping updates (host write, GC copy, TRIM) can be observed through the optional
-mapping-update log (``log_capacity`` > 0 in ``Ftl``): (lpn, old_ppn, new_ppn, kind).
+A policy is a module of hooks (the contract: :mod:`skftl.nand.hooks`): a built-in name
+(:data:`BUILTIN`), an importable module name (``my_pkg.my_policy``), a path to a ``.py`` file,
+or a module object. :func:`load` fills the hooks it leaves out with the conventional FTL's;
+:func:`kernels` builds the replay kernel for that policy alone: the functions of
+:mod:`skftl.nand.kernel` bound to the policy's hooks, which Numba inlines, and cached on disk
+under the kernel's source tag plus a digest of the policy's file (``skftl.numba_cache``). A
+second process loads the cached kernel without compiling; an edit of the policy's file
+changes the digest, so the kernel is compiled anew and the stale entries are deleted.
 """
 
 from __future__ import annotations
 
-from skftl.nand.core import (
-    CHIP_DYNAMIC,
-    P_CHIP_ALLOC,
-    P_MULTI_PLANE,
-    P_NCHIPS,
-    P_NCHIPS_SHIFT,
-    P_PLANES,
-    P_POLICY,
-    block_of,
-    div,
-    inline,
-    plane_of,
-    plane_write_point,
-    write_point_block,
-)
-from skftl.nand.policies_ppb import (  # PPB and the naive split (skftl/nand/policies_ppb.py)
-    level_stream,
-    ppb_on_read,
-    ppb_prefetch,
-    ppb_select_block,
-    ppb_write_stream,
-    split_select_block,
-    split_write_stream,
-)
-from skftl.nand.policies_ppb_sk import ppb_sk_select_block
-from skftl.nand.policies_skftl import skftl_free_list, skftl_select_block
+import functools
+import hashlib
+import importlib
+import importlib.util
+import re
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-POLICY_PAGE = 0  # conventional page-mapped FTL: one write point per (chip, stream)
-POLICY_SKFTL = 2  # SK-FTL's SK-aware allocator (skftl/nand/policies_skftl.py)
-POLICY_PPB = 20  # PPB: hot/cold areas, four levels, virtual blocks
-POLICY_PPB_SPLIT = 21  # PPB's Fig. 3 baseline: hot -> fast, cold -> slow pages of the same blocks
-POLICY_PPB_SK = 22  # PPB with SK-FTL's free lists and block choice (policies_ppb_sk.py)
-POLICIES = {
-    "page": POLICY_PAGE,
-    "sk-ftl": POLICY_SKFTL,
-    "ppb": POLICY_PPB,
-    "ppb_split": POLICY_PPB_SPLIT,
-    "ppb_sk": POLICY_PPB_SK,
+import numba
+import numpy as np
+from numba.core.registry import CPUDispatcher
+
+from skftl.errors import ConfigError
+from skftl.nand import hooks, kernel
+from skftl.numba_cache import VARIANT_KEY, drop_stale_variants
+
+#: built-in policies: name -> module
+BUILTIN = {
+    "page": "skftl.nand.hooks",
+    "sk-ftl": "skftl.nand.policies_skftl",
+    "ppb": "skftl.nand.policies_ppb",
+    "ppb_split": "skftl.nand.policies_ppb_split",
+    "ppb_sk": "skftl.nand.policies_ppb_sk",
 }
-POPCOUNT_LIST_POLICIES = ("sk-ftl", "ppb_sk")  # free_list_of = popcount of the block number
+DIGEST_CHARS = 12
 
 
-@inline
-def write_stream(S, lpn, given):
-    if S.prm[P_POLICY] == POLICY_PPB or S.prm[P_POLICY] == POLICY_PPB_SK:
-        return ppb_write_stream(S, lpn, given)
-    if S.prm[P_POLICY] == POLICY_PPB_SPLIT:
-        return split_write_stream(S, lpn, given)
-    return given
+@dataclass(frozen=True, eq=False)
+class Policy:
+    """A loaded policy: its name, its module, the hooks namespace the kernel binds (the
+    module's hooks, the conventional FTL's for the rest) and the digest of its file."""
+
+    name: str
+    source: types.ModuleType
+    hooks: types.ModuleType
+    digest: str
+
+    @property
+    def variant(self) -> str:
+        """What tells this policy's cached kernel apart: its name and its file's digest."""
+        return f"{re.sub(r'[^0-9A-Za-z]', '_', self.name)[:32]}-{self.digest}"
+
+    @property
+    def plane_write_points(self) -> bool:
+        """The conventional block choice, which keeps a write point per plane when the
+        device programs several planes at once."""
+        return self.hooks.select_block is hooks.select_block
+
+    def min_free_lists(self, geometry: Any) -> int:
+        f = getattr(self.source, "min_free_lists", None)
+        return int(f(geometry)) if f is not None else 1
+
+    def init_state(self, ftl: Any) -> np.ndarray | None:
+        f = getattr(self.source, "init_state", None)
+        return None if f is None else np.asarray(f(ftl), dtype=np.int64)
 
 
-@inline
-def gc_stream(S, lpn, victim_stream):
-    if (
-        S.prm[P_POLICY] == POLICY_PPB
-        or S.prm[P_POLICY] == POLICY_PPB_SPLIT
-        or S.prm[P_POLICY] == POLICY_PPB_SK
-    ):
-        return level_stream(S, lpn)
-    return victim_stream
+def _digest(path: str | None) -> str:
+    data = Path(path).read_bytes() if path else b""
+    return hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
 
 
-@inline
-def on_read(S, lpn, ppn):
-    if S.prm[P_POLICY] == POLICY_PPB or S.prm[P_POLICY] == POLICY_PPB_SK:
-        ppb_on_read(S, lpn)
+def _module(spec: str | Path | types.ModuleType) -> types.ModuleType:
+    if isinstance(spec, types.ModuleType):
+        return spec
+    text = str(spec)
+    if text in BUILTIN:
+        return importlib.import_module(BUILTIN[text])
+    path = Path(text)
+    if text.endswith(".py") or path.is_file():
+        if not path.is_file():
+            raise ConfigError(f"ftl.policy: no policy file {text!r}")
+        name = f"skftl_policy_{re.sub(r'[^0-9A-Za-z]', '_', path.stem)}_{_digest(str(path))}"
+        if name in sys.modules:
+            return sys.modules[name]
+        loader_spec = importlib.util.spec_from_file_location(name, path)
+        if loader_spec is None or loader_spec.loader is None:
+            raise ConfigError(f"ftl.policy: {text!r} is not a Python file")
+        module = importlib.util.module_from_spec(loader_spec)
+        sys.modules[name] = module
+        try:
+            loader_spec.loader.exec_module(module)
+        except Exception as exc:
+            del sys.modules[name]
+            raise ConfigError(f"ftl.policy: {text!r} failed to load: {exc}") from exc
+        return module
+    try:
+        return importlib.import_module(text)
+    except ImportError as exc:
+        raise ConfigError(
+            f"ftl.policy: {text!r} is neither a built-in policy ({', '.join(BUILTIN)}), an "
+            f"importable module nor a .py file ({exc})"
+        ) from exc
 
 
-@inline
-def select_chip(S, lpn, stream):
-    n = S.prm[P_NCHIPS]
-    if S.prm[P_CHIP_ALLOC] == CHIP_DYNAMIC:
-        # least busy chip; the lowest id among equals
-        best = 0
-        t = S.chip_free[0]
-        for c in range(1, n):
-            if S.chip_free[c] < t:
-                t = S.chip_free[c]
-                best = c
-        return best
-    return lpn - div(lpn, n, S.prm[P_NCHIPS_SHIFT]) * n
+@functools.cache
+def _load(module: types.ModuleType) -> Policy:
+    if module is hooks:
+        return Policy("page", hooks, hooks, _digest(hooks.__file__))
+    namespace = types.ModuleType(f"{module.__name__}.hooks")
+    defined = []
+    for name in hooks.HOOKS:
+        fn = getattr(module, name, None)
+        if fn is None:
+            fn = getattr(hooks, name)
+        elif not isinstance(fn, CPUDispatcher):
+            raise ConfigError(
+                f"ftl.policy: hook {name} of {module.__name__} must be a Numba function "
+                "(decorate it with skftl.nand.core.inline or njit)"
+            )
+        else:
+            defined.append(name)
+        setattr(namespace, name, fn)
+    if not defined:
+        raise ConfigError(
+            f"ftl.policy: {module.__name__} defines none of the hooks {', '.join(hooks.HOOKS)}"
+        )
+    name = str(getattr(module, "NAME", module.__name__.rsplit(".", 1)[-1]))
+    return Policy(name, module, namespace, _digest(getattr(module, "__file__", None)))
 
 
-@inline
-def select_block(S, chip, stream, lpn, old_ppn, is_gc):
-    if S.prm[P_POLICY] == POLICY_PAGE:
-        if S.prm[P_MULTI_PLANE]:
-            return plane_write_point(S, chip, stream, write_plane(S, lpn, old_ppn, is_gc))
-        return write_point_block(S, chip, stream, 0)
-    if S.prm[P_POLICY] == POLICY_SKFTL:
-        return skftl_select_block(S, chip, old_ppn)
-    if S.prm[P_POLICY] == POLICY_PPB:
-        return ppb_select_block(S, chip, stream)
-    if S.prm[P_POLICY] == POLICY_PPB_SPLIT:
-        return split_select_block(S, chip, stream)
-    if S.prm[P_POLICY] == POLICY_PPB_SK:
-        return ppb_sk_select_block(S, chip, stream, old_ppn)
-    return -1
+def load(spec: str | Path | types.ModuleType | Policy) -> Policy:
+    """The policy ``spec`` names (a built-in name, a module name, a ``.py`` path or a
+    module); raises a ConfigError naming ``ftl.policy`` when it is none of these."""
+    if isinstance(spec, Policy):
+        return spec
+    return _load(_module(spec))
 
 
-@inline
-def write_plane(S, lpn, old_ppn, is_gc):
-    """Plane of a write with multi-plane write points (conventional policy): a GC copy stays
-    in its victim's plane; host writes stripe LPNs over the planes after the chips
-    (``lpn // chips % planes``), so the pages of one request that land on one chip go to
-    consecutive planes (aligned pages while the planes' write points are level)."""
-    if is_gc:
-        return plane_of(S, block_of(S, old_ppn))
-    return div(lpn, S.prm[P_NCHIPS], S.prm[P_NCHIPS_SHIFT]) % S.prm[P_PLANES]
-
-
-@inline
-def prefetch(S, lpn):
-    if (
-        S.prm[P_POLICY] == POLICY_PPB
-        or S.prm[P_POLICY] == POLICY_PPB_SPLIT
-        or S.prm[P_POLICY] == POLICY_PPB_SK
-    ):
-        return ppb_prefetch(S, lpn)
-    return 0
-
-
-@inline
-def free_list_of(S, blk):
-    if S.prm[P_POLICY] == POLICY_SKFTL or S.prm[P_POLICY] == POLICY_PPB_SK:
-        return skftl_free_list(S, blk)
-    if S.prm[P_POLICY] == POLICY_PAGE and S.prm[P_MULTI_PLANE]:
-        return plane_of(S, blk)  # one free list per plane (plane_write_point)
-    return 0
+@functools.cache
+def kernels(policy: Policy) -> types.SimpleNamespace:
+    """The replay kernel's entry points for ``policy`` (``replay``, ``collect``,
+    ``init_free_lists``, ``log_reserve``, ``flash_log_reserve``): :mod:`skftl.nand.kernel`'s
+    functions re-bound to the policy's hooks, each cached under its own variant tag."""
+    names = ("replay", "collect", "init_free_lists", "log_reserve", "flash_log_reserve")
+    if policy.hooks is hooks:  # the module as written: the conventional policy
+        return types.SimpleNamespace(**{n: getattr(kernel, n) for n in names})
+    drop_stale_variants(kernel.__file__, policy.variant)
+    scope = dict(vars(kernel))
+    scope["policy"] = policy.hooks
+    scope[VARIANT_KEY] = policy.variant
+    for name, obj in vars(kernel).items():
+        if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == kernel.__name__:
+            f = obj.py_func
+            g = types.FunctionType(f.__code__, scope, f.__name__, f.__defaults__, f.__closure__)
+            g.__qualname__, g.__module__, g.__doc__ = f.__qualname__, f.__module__, f.__doc__
+            options = {k: v for k, v in obj.targetoptions.items() if k != "nopython"}
+            scope[name] = numba.njit(cache=True, **options)(g)
+    return types.SimpleNamespace(**{n: scope[n] for n in names})
