@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import math
 import os
 import re
 import sys
@@ -22,8 +23,28 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG = REPO_ROOT / "config" / "config.yaml"
 SCHEMA_FILE = REPO_ROOT / "config" / "schema.yaml"
 
-#: libyaml's safe loader where PyYAML has it (5-10x faster than the pure-Python one)
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """libyaml's safe loader where PyYAML has it (5-10x faster than the pure-Python one),
+    refusing a key given twice in one mapping (YAML would keep the last silently)."""
+
+    def construct_mapping(self, node, deep=False):  # noqa: ANN001, ANN201 - PyYAML's signature
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"key {key!r} given twice (lines {seen[key] + 1} and "
+                    f"{key_node.start_mark.line + 1}); YAML would keep only the last",
+                    key_node.start_mark,
+                )
+            seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep=deep)
+
+
+_LOADER = _UniqueKeyLoader
 #: a stack of config layers, lowest first: (where it came from, its mapping)
 Layers = list[tuple[str, dict[str, Any]]]
 
@@ -127,14 +148,28 @@ def validate(cfg: Mapping[str, Any], layers: Layers | None = None) -> None:
     if digest in _VALID:
         return
     errors = sorted(_validator().iter_errors(cfg), key=lambda e: [str(p) for p in e.path])
-    if not errors:
-        _VALID.add(digest)
-        return
     lines = []
     for err in errors:
         parts, message = _explain(err)
         lines.append(f"{_source(layers or [], parts)}: {key_path(parts)}: {message}")
+    # JSON Schema's numbers include .inf and .nan, which no key of ours means
+    for parts, value in _non_finite(cfg):
+        lines.append(f"{_source(layers or [], parts)}: {key_path(parts)}: {value} is not finite")
+    if not lines:
+        _VALID.add(digest)
+        return
     raise ConfigError("invalid config:\n  " + "\n  ".join(lines))
+
+
+def _non_finite(node: Any, parts: tuple[str | int, ...] = ()) -> list[tuple[list, float]]:
+    """Every infinite or NaN number in a config, with its key path."""
+    if isinstance(node, float):
+        return [] if math.isfinite(node) else [(list(parts), node)]
+    if isinstance(node, Mapping):
+        return [x for k, v in node.items() for x in _non_finite(v, (*parts, str(k)))]
+    if isinstance(node, list):
+        return [x for i, v in enumerate(node) for x in _non_finite(v, (*parts, i))]
+    return []
 
 
 def key_path(parts: Sequence[str | int]) -> str:

@@ -81,6 +81,11 @@ def _error(tmp_path: Path, text: str, name: str = "my.yaml") -> str:
         ("lpmt: {n_sets: -3}", "lpmt.n_sets", "'auto' or an integer >= 1"),
         ("ftl: {spare_factor: 1.5}", "ftl.spare_factor", "1.5"),
         ("seed: abc", "seed", "not of type 'integer'"),
+        # the generators' seeds are 32-bit: a larger one would alias a smaller one
+        ("seed: 1180591620717411303424", "seed", "maximum of 4294967295"),
+        # JSON Schema's numbers include infinities and NaN; no key of ours means one
+        ("ppb: {speed_ratios: [2, .inf]}", "ppb.speed_ratios[1]", "inf is not finite"),
+        ("bnvm: {device: {t_read_us: .nan}}", "bnvm.device.t_read_us", "nan is not finite"),
     ],
 )
 def test_schema_errors_name_file_and_key_path(
@@ -141,3 +146,12 @@ def test_schema_enums_follow_the_code() -> None:
     assert tuple(nand["speed_anchor"]["enum"]) == tuple(SPEED_ANCHORS)
     studies = schema()["properties"]["studies"]["items"]["enum"]
     assert set(studies) == set(STUDIES)
+
+
+def test_a_key_given_twice_is_an_error_naming_both_lines(tmp_path: Path) -> None:
+    # YAML keeps the last of two equal keys: `ftl:` twice would drop the first's keys
+    msg = _error(tmp_path, "ftl:\n  spare_factor: 0.1\nseed: 3\nftl:\n  gc_policy: greedy\n")
+    assert str(tmp_path / "my.yaml") in msg
+    assert "key 'ftl' given twice (lines 1 and 4)" in msg
+    nested = _error(tmp_path, "lpmt:\n  assoc: 8\n  assoc: 4\n")
+    assert "key 'assoc' given twice (lines 2 and 3)" in nested

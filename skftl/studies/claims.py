@@ -433,7 +433,7 @@ def evaluate_claim(claim: Claim, ds: xr.Dataset, reading: str) -> dict[str, Any]
 
 def _with_unverified(note: str, kind: str, ds: xr.Dataset) -> str:
     """The note, plus what the run's trace log (the dataset's ``trace_verification``
-    attribute, issue 22) says against it: real traces that could not be verified (for a
+    attribute) says against it: real traces that could not be verified (for a
     claim scored on a real trace), and traces missing or trace folders that do not exist
     (for every claim)."""
     log = [item for item in str(ds.attrs.get("trace_verification", "")).split("; ") if item]

@@ -30,7 +30,7 @@ def run_study(
     # the study sees only its scope: a read outside it fails instead of taking a default
     ds = module.run(scope(cfg, study), progress=progress)
     stamp(ds.attrs, cfg, study)
-    # every trace the run read or generated, with how it was verified (issue 22)
+    # every trace the run read or generated, with how it was verified
     ds.attrs["trace_verification"] = "; ".join(f"{k}: {v}" for k, v in verification_log().items())
     out_dir = Path(out_dir)
     clean_stale_temporaries(out_dir)  # left by a run that was killed

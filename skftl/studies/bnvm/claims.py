@@ -25,8 +25,8 @@ as a labelled set-up variant that is not a reading of the text, whether each usa
 runs after its app's install trace. The per-scheme variables carry all three as
 dimensions, so every claim is scored under each.
 
-Basis (issue 34; only predictions are results): Table 2 (``tab2.*``), the mapping tables
-computed from the configured device (``sec2b.table.*``) and the worked flush (the reading's
+Basis (only predictions are results): Table 2 (``tab2.*``), the mapping tables computed
+for the paper's TLC SSD (``sec2b.table.*``) and the worked flush (the reading's
 flush count) are ``input``; the worked write and merge examples, static's empty table and
 static + full's fewer dirty writes (its only dirty writes are merge copies) hold
 ``by_construction``; "a smaller, faster refresh would make the log pay" is ``inferred`` (the
