@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 from pathlib import Path
 
 from numba.core import caching, config
@@ -87,6 +88,40 @@ def _install_locator() -> None:
     classes = caching.CacheImpl._locator_classes
     if SourceTaggedLocator not in classes:
         classes.insert(0, SourceTaggedLocator)
+    heal_corrupt_entries()
+
+
+# what unpickling a truncated or overwritten cache file raises
+_CORRUPT = (EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError, IndexError)
+
+
+def heal_corrupt_entries() -> None:
+    """Make Numba treat an unreadable cache file (truncated by a kill or a full disk, or
+    overwritten) as a miss and delete it, instead of failing every later run until someone
+    finds and deletes it: the function is compiled and cached again. Numba runs this before
+    its first compilation in any process where skftl is installed (the ``numba_extensions``
+    entry point in pyproject.toml), so every cached kernel of the package is covered."""
+    cls = caching.IndexDataCacheFile
+    if getattr(cls, "_skftl_heals", False):
+        return
+    load_index, load_data = cls._load_index, cls._load_data
+
+    def _load_index(self):  # noqa: ANN001, ANN202 - Numba's method
+        try:
+            return load_index(self)
+        except _CORRUPT:
+            Path(self._index_path).unlink(missing_ok=True)
+            return {}
+
+    def _load_data(self, name):  # noqa: ANN001, ANN202 - Numba's method
+        try:
+            return load_data(self, name)
+        except _CORRUPT as exc:
+            Path(self._data_path(name)).unlink(missing_ok=True)
+            raise OSError(f"corrupt cache entry {name}: {exc}") from exc  # load(): a miss
+
+    cls._load_index, cls._load_data = _load_index, _load_data
+    cls._skftl_heals = True
 
 
 def source_tag(*sources: str | Path) -> str:

@@ -100,3 +100,38 @@ def test_a_process_with_older_sources_cannot_hand_its_code_to_a_newer_one(tmp_pa
     )
     assert again.stdout.strip() == "2", again.stderr
     assert list((pkg / "__pycache__").glob("kernel.f-*.nbi"))  # it does cache
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage"])
+@pytest.mark.parametrize("which", ["nbi", "nbc"])
+def test_a_corrupt_cache_entry_is_recompiled_not_an_error(tmp_path, damage, which):
+    """A cache file truncated by a kill or a full disk, or overwritten, is a miss: the next
+    run compiles and caches again instead of failing until someone deletes it; so for any
+    cached function once skftl is installed."""
+    pkg = tmp_path / "cpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    # a plain cached kernel, importing nothing of skftl: the numba_extensions entry point
+    # installs the healing
+    (pkg / "kernel.py").write_text(
+        "from numba import njit\n\n\n@njit(cache=True)\ndef f():\n    return 3\n"
+    )
+    env = {
+        "PYTHONPATH": f"{tmp_path}:{Path(__file__).parents[1]}",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "NUMBA_CACHE_DIR": "",
+    }
+    run = "import cpkg.kernel as k; print(k.f())"
+
+    def once() -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-c", run], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+
+    assert once().stdout.strip() == "3"
+    (entry,) = (pkg / "__pycache__").glob(f"kernel.f-*.{which}")
+    data = entry.read_bytes()
+    entry.write_bytes(data[: len(data) // 2] if damage == "truncate" else b"\x80\x04garbage")
+    healed = once()
+    assert healed.returncode == 0 and healed.stdout.strip() == "3", healed.stderr[-2000:]
+    assert once().stdout.strip() == "3"  # cached again, readable
