@@ -105,3 +105,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # devnull so the interpreter's final flush does not raise again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except KeyboardInterrupt:
+        # outputs are written atomically (skftl.io): an interrupted run leaves none partial
+        print("skftl: interrupted; nothing partial was written", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        # a system error (disk full, no permission, a name too long, ...) in one line
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"skftl: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1

@@ -105,11 +105,15 @@ def _file_layers(path: Path, seen: tuple[Path, ...] = ()) -> Layers:
 def _read_yaml(path: str, mtime_ns: int, size: int) -> Any:
     """A YAML file's content, parsed once per version of the file (the config is loaded by
     many functions of one command)."""
-    with open(path) as fh:
+    with open(path, encoding="utf-8") as fh:
         try:
             return yaml.load(fh, Loader=_LOADER) or {}
         except yaml.YAMLError as exc:
             raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"{path}: not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset {exc.start}"
+            ) from exc
 
 
 @functools.cache

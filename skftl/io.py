@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from skftl.errors import ConfigError
+
 if TYPE_CHECKING:  # imported where used: loading a cached trace needs neither (start-up)
     import pandas as pd
     import xarray as xr
@@ -38,6 +40,19 @@ def _owner_alive(tmp: Path) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def writable_or_raise(folder: str | Path) -> Path:
+    """Create ``folder`` if needed and check that a file can be written into it, raising a
+    ConfigError naming it otherwise: checked before a long run, not after it."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-check-"):
+            pass
+    except OSError as exc:
+        raise ConfigError(f"output folder {folder} is not writable: {exc.strerror or exc}") from exc
+    return folder
 
 
 def clean_stale_temporaries(folder: str | Path) -> list[Path]:

@@ -175,6 +175,13 @@ def _load_kernels(nand: dict[str, Any], ftl_section: dict[str, Any]) -> None:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from skftl.errors import ConfigError
+    from skftl.io import writable_or_raise, write_text
+
+    if args.json_out:  # checked before the replay, not after it
+        if Path(args.json_out).is_dir():
+            raise ConfigError(f"--json {args.json_out} is a folder; name a file")
+        writable_or_raise(Path(args.json_out).parent)
     summary = replay_summary(
         args.trace,
         fmt=args.fmt,
@@ -189,7 +196,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         wrap=args.wrap,
     )
     if args.json_out:
-        Path(args.json_out).write_text(json.dumps(summary, indent=1) + "\n")
+        write_text(json.dumps(summary, indent=1) + "\n", args.json_out)
     for key, value in summary.items():
         print(f"{key}: {value:,.3f}" if isinstance(value, float) else f"{key}: {value}")
     if _is_program():

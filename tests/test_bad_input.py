@@ -389,3 +389,76 @@ def test_make_says_how_to_clear_a_stale_snakemake_lock(tmp_path):
     assert res.returncode != 0 and "run 'make unlock'" in res.stdout
     res = subprocess.run([*make, "-n", "unlock"], capture_output=True, text=True, check=True)
     assert "snakemake" in res.stdout and "--unlock" in res.stdout
+
+
+# --- system errors: found before a run, said in one line --------------------------------------
+
+
+def test_an_unwritable_output_folder_is_refused_before_the_study_runs(tmp_path, capsys):
+    import os
+    import time
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.access(locked, os.W_OK):
+            pytest.skip("running as a user who may write anywhere (root): no unwritable folder")
+        t = time.perf_counter()
+        rc = main(["--config", str(REPO_ROOT / "config" / "tiny.yaml"), "run", "bnvm",
+                   "--out", str(locked / "o")])  # fmt: skip
+        assert rc == 2 and time.perf_counter() - t < 5  # refused at once, nothing simulated
+        err = capsys.readouterr().err
+        assert "not writable" in err and str(locked) in err and "Traceback" not in err
+    finally:
+        locked.chmod(0o700)
+
+
+def test_an_output_path_through_a_file_is_refused_before_the_study_runs(tmp_path, capsys):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    rc = main(["--config", str(REPO_ROOT / "config" / "tiny.yaml"), "run", "bnvm",
+               "--out", str(blocker / "o")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert rc == 2 and "not writable" in err and "Traceback" not in err
+
+
+def test_replay_json_to_a_folder_is_refused_before_the_replay(tmp_path, capsys):
+    rc = main(["replay", "no_such_trace_at_all", "--json", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "is a folder" in err and "Traceback" not in err
+
+
+def test_a_config_that_is_not_utf8_names_the_byte(tmp_path, capsys):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("seed: 1  # Gr\xfc\xdfe\n".encode("latin-1"))
+    assert main(["--config", str(path), "run", "bnvm", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "not UTF-8" in err and "0xfc" in err and "Traceback" not in err
+
+
+def test_a_system_error_is_one_line(tmp_path, capsys, monkeypatch):
+    import skftl.studies.cli as study_cli
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device", str(tmp_path / "o" / "bnvm.nc"))
+
+    monkeypatch.setattr(study_cli, "run_study", full)
+    rc = main(["--config", str(REPO_ROOT / "config" / "tiny.yaml"), "run", "bnvm",
+               "--out", str(tmp_path / "o")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert rc == 1 and err.strip().count("\n") == 0
+    assert "No space left on device" in err and "bnvm.nc" in err
+
+
+def test_an_interrupt_is_one_line(tmp_path, capsys, monkeypatch):
+    import skftl.studies.cli as study_cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(study_cli, "run_study", interrupted)
+    rc = main(["--config", str(REPO_ROOT / "config" / "tiny.yaml"), "run", "bnvm",
+               "--out", str(tmp_path / "o")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert rc == 130 and "interrupted" in err and "Traceback" not in err

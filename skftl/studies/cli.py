@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 from skftl.config import config_comments, load_config
-from skftl.io import clean_stale_temporaries, write_csv, write_netcdf
+from skftl.io import clean_stale_temporaries, writable_or_raise, write_csv, write_netcdf
 from skftl.studies.provenance import scope, stamp
 from skftl.studies.registry import STUDIES, study_module
 from skftl.studies.scorecard import write_scored
@@ -26,13 +26,14 @@ def run_study(
 
     cfg = load_config(config_path)
     module = study_module(study)
+    out_dir = Path(out_dir)
+    writable_or_raise(out_dir)  # before the run: a study's work is not computed to be lost
     reset_verification_log()
     # the study sees only its scope: a read outside it fails instead of taking a default
     ds = module.run(scope(cfg, study), progress=progress)
     stamp(ds.attrs, cfg, study)
     # every trace the run read or generated, with how it was verified
     ds.attrs["trace_verification"] = "; ".join(f"{k}: {v}" for k, v in verification_log().items())
-    out_dir = Path(out_dir)
     clean_stale_temporaries(out_dir)  # left by a run that was killed
     nc = write_netcdf(ds, out_dir / f"{study}.nc")
     write_scored(study, ds, out_dir)
