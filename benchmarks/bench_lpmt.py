@@ -610,9 +610,11 @@ def main() -> None:
         f"hash {args.hash}, best of {args.repeat}"
     )
     parts = (slice(0, args.inserts), slice(args.inserts, n))
-    # the study's three (model, row-hit accounting) pairs (studies.lpmt.simulate.ROW_HITS):
-    # both timing models with per-bank row hits, and the paper rule with per-probe ones
-    runs = [(m, "per_bank") for m in ("paper", "ddr4")] + [("paper", "per_probe")]
+    # the study's four (model, row-hit accounting) pairs (studies.lpmt.simulate.ROW_HITS):
+    # both timing models with per-bank row hits, and the paper rule with per-probe ones and
+    # with Fig. 6's window rule
+    runs = [(m, "per_bank") for m in ("paper", "ddr4")]
+    runs += [("paper", "per_probe"), ("paper", "window")]
     slowest = (np.inf, "")
     for model, row_hits in runs:
         for placement in args.placements:

@@ -12,10 +12,13 @@ READ, WRITE, DELETE, DELETE_PAGE = 0, 1, 2, 3
 
 
 class RefDram:
-    """Paper rule (Fig. 6) or strict DDR4 scheduling of a (bank, row) read stream."""
+    """Paper rule (Fig. 6) or strict DDR4 scheduling of a (bank, row) read stream. With
+    ``window_rule`` (paper rule only) a read is a row hit iff the nearest read of its bank
+    within the last ``window`` reads had its row (Fig. 6 / Table V's classes)."""
 
-    def __init__(self, n_banks: int, t: DramTiming):
+    def __init__(self, n_banks: int, t: DramTiming, window_rule: bool = False):
         self.t, self.p = t, t.params()
+        self.window_rule = window_rule
         self.nb = n_banks
         self.history: list[int] = []  # banks read, oldest first
         self.open: dict[int, int] = {}
@@ -35,10 +38,10 @@ class RefDram:
     def read(self, bank: int, row: int) -> int:
         t, W = self.t, self.t.window
         self.reads.append((bank, row))
-        hit = self.open.get(bank) == row
         n = next(
             (k for k in range(1, W + 1) if len(self.history) >= k and self.history[-k] == bank), 0
         )
+        hit = self.open.get(bank) == row and (n > 0 or not self.window_rule)
         self.cases[W + 1 if hit else (n - 1 if n else W)] += 1
         if t.model == "paper":
             if hit or not n:
@@ -121,7 +124,7 @@ class RefLpmt:
         self.bt_flags = [0] * NP
         self.free_pages = list(range(NP - 1, -1, -1))
         self.nb = 1 if cfg.placement == "single" else cfg.n_banks
-        self.dram = RefDram(self.nb, timing)
+        self.dram = RefDram(self.nb, timing, window_rule=cfg.row_hits == "window")
         self.homes_of = homes_of
         self.bt_row_base = bt_row_base
         self.epr = cfg.row_bytes // cfg.entry_bytes
@@ -204,15 +207,26 @@ class RefLpmt:
         while self.next[chain[-1]] >= 0:
             chain.append(self.next[chain[-1]])
         for g in chain:
+            # match_or_empty in a set without the key: the probe ends once every way up to
+            # the set's first invalid way has been read
+            valid = [bool(f & F_VALID) for f in self.flags[g]]
+            has_key = any(v and k == key for v, k in zip(valid, self.key[g], strict=True))
+            unread = None
+            if self.c.early_exit == "match_or_empty" and not has_key and not all(valid):
+                unread = set(range(valid.index(False) + 1))
             for i, w in enumerate(self.way_order(g)):
                 bank, row = self.way_address(g, w)
                 if self.c.row_hits == "per_probe" and i > 0:
                     self.dram.open[bank] = row  # one activation per set probe
                 lat += self.dram.read(bank, row)
                 reads += 1
-                if self.flags[g][w] & F_VALID and self.key[g][w] == key:
+                if valid[w] and self.key[g][w] == key:
                     found = (g, w)
-                    if self.c.early_exit:
+                    if self.c.early_exit != "none":
+                        break
+                if unread is not None:
+                    unread.discard(w)
+                    if not unread:
                         break
             if found:
                 break

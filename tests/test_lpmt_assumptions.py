@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 
 from skftl.config import load_config
+from skftl.dram.lpmt import EARLY_EXIT
 from skftl.studies import lpmt
 from skftl.studies.assumptions import READING, check_defaults
 from skftl.studies.claims import evaluate
 from skftl.studies.lpmt import ASSUMPTIONS, CLAIMS, READINGS
 from skftl.studies.lpmt.assumptions import TRIM
+from skftl.studies.lpmt.claims import model_of
 from skftl.studies.robustness import point_config
 from tests.test_lpmt_study import tiny_config
 
@@ -36,6 +38,10 @@ def test_declared():
     check_defaults("lpmt", ASSUMPTIONS, load_config())
     # the paper's readings, and the unstated parameters the issues name that have a key
     assert {READING, "early_exit", "timing.tck_ns"} <= set(BY_KEY)
+    # every stop rule of a set probe and every row-hit rule is a value of the sweep
+    assert set(BY_KEY["early_exit"].values) == set(EARLY_EXIT)
+    rules = {model_of(r) for r in BY_KEY[READING].values}
+    assert {"paper", "paper_per_probe", "paper_window", "ddr4"} <= rules
     assert set(BY_KEY[READING].values) == set(READINGS.options)
     # a point of the sweep scores the default reading: the trim keeps what it reads
     assert {"single", "set_per_bank", "interleaved"} == set(TRIM["placements"])
@@ -44,22 +50,34 @@ def test_declared():
 
 def test_trim_keeps_every_claim(cfg):
     full = evaluate(CLAIMS, lpmt.run(cfg, progress=False), READINGS.default)
-    trimmed = evaluate(CLAIMS, _point(cfg, "early_exit", False), READINGS.default)
+    trimmed = evaluate(CLAIMS, _point(cfg, "early_exit", "none"), READINGS.default)
     assert full["ours"].astype(str).tolist() == trimmed["ours"].astype(str).tolist()
     assert full["verdict"].tolist() == trimmed["verdict"].tolist()
 
 
 def test_each_value_reaches_the_run(cfg):
-    base = _point(cfg, "early_exit", False)
+    base = _point(cfg, "early_exit", "none")
     lat = base.latency.sel(model="paper")
     # the clock scales every latency of Fig. 6's rule, and nothing else
     slow = _point(cfg, "timing.tck_ns", 1.875)
     assert np.allclose(slow.latency.sel(model="paper"), lat * 1.875 / 1.5)
     assert (slow.cases.sel(model="paper") == base.cases.sel(model="paper")).all()
-    # stopping at the matching way reads fewer ways in a plain (one-bank) probe
-    early = _point(cfg, "early_exit", True)
+    # stopping at the matching way reads fewer ways in a plain (one-bank) probe, and also
+    # stopping at a set's first invalid way fewer still; the same files land in the same
+    # sets (only reads are cut)
     single = {"placement": "single", "model": "paper"}
-    assert (early.reads_per_lookup.sel(**single) < base.reads_per_lookup.sel(**single)).all()
+    reads = base.reads_per_lookup.sel(**single)
+    for stop in ("match", "match_or_empty"):
+        early = _point(cfg, "early_exit", stop)
+        assert (early.reads_per_lookup.sel(**single) < reads).all()
+        reads = early.reads_per_lookup.sel(**single)
+        assert np.array_equal(early.set_occupancy, base.set_occupancy)
+        assert np.array_equal(early.secondary_sets, base.secondary_sets)
+        # the default run's rows of every stop rule are what a run under that rule gives
+        for name in ("reads_per_lookup", "latency", "cases"):
+            ours = early[name].sel(model=lpmt.EARLY_EXIT_MODEL)
+            row = base[f"early_exit_{name.removesuffix('_per_lookup')}"].sel(early_exit=stop)
+            assert np.array_equal(ours.values, row.values), name
     # page-sized keys merge requests that start in one page into one file, and drop the
     # sector alignment that leaves division's sets empty (WebSearch2: 4 KiB-aligned)
     pages = _point(cfg, "la_unit", 4096)

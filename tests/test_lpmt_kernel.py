@@ -12,6 +12,7 @@ from skftl.dram import DramTiming, Lpmt, LpmtConfig, case_labels, time_stream
 from skftl.dram import kernel as K
 from skftl.dram.hashes import hash_keys
 from skftl.dram.layout import PLACEMENTS as LAYOUT_PLACEMENTS
+from skftl.dram.lpmt import EARLY_EXIT, ROW_HITS
 from skftl.dram.steady import CLS_FLUSH
 from skftl.dram.timing import SC_REFRESHES, TP_RC
 from skftl.errors import ConfigError
@@ -23,7 +24,10 @@ PLACEMENTS = list(LAYOUT_PLACEMENTS)
 @st.composite
 def scenarios(draw, paper_shape=False):
     """Small random tables and operation streams. ``paper_shape``: the paper's 8 ways
-    over 4 banks, which run in their own compiled kernel (kernel.PAPER_SHAPES)."""
+    over 4 banks, which run in their own compiled kernel (kernel.PAPER_SHAPES). Every
+    early exit and row-hit rule (the window rule under the paper model, with windows
+    shorter than a pass over the banks too)."""
+    model = draw(st.sampled_from(["paper", "ddr4"]))
     cfg = LpmtConfig(
         n_sets=draw(st.integers(1, 4)),
         assoc=8 if paper_shape else draw(st.sampled_from([1, 2, 4])),
@@ -33,14 +37,15 @@ def scenarios(draw, paper_shape=False):
         hash=draw(st.sampled_from(["division", "folding", "xxhash"])),
         placement=draw(st.sampled_from(PLACEMENTS)),
         n_banks=4 if paper_shape else draw(st.integers(1, 4)),
-        early_exit=draw(st.booleans()),
+        early_exit=draw(st.sampled_from(EARLY_EXIT)),
         insert_on_read=draw(st.booleans()),
-        row_hits=draw(st.sampled_from(["per_bank", "per_probe"])),
+        row_hits=draw(st.sampled_from(ROW_HITS if model == "paper" else ROW_HITS[:2])),
         # 4 or 8 entries per row (8 or 16 with 8 ways in a bank): row changes
         row_bytes=draw(st.sampled_from([64, 128] if paper_shape else [32, 64])),
     )
     timing = DramTiming(
-        model=draw(st.sampled_from(["paper", "ddr4"])),
+        model=model,
+        window=draw(st.sampled_from([1, 2, 4])) if model == "paper" else 4,
         bank_groups=draw(st.integers(1, 2)),
         trefi_ns=draw(st.sampled_from([90.0, 7800.0])),  # short: many refreshes
         trfc_ns=30.0,
@@ -87,24 +92,28 @@ def test_strict_constant_timing_kernel_across_refreshes(placement):
     assert t.dram.sc[SC_REFRESHES] >= 3
 
 
-@pytest.mark.parametrize("row_hits", ["per_bank", "per_probe"])
+@pytest.mark.parametrize("window", [4, 3])
+@pytest.mark.parametrize("row_hits", ROW_HITS)
 @pytest.mark.parametrize(
     "placement", ["interleaved", "interleaved_fixed", "spread_fixed", "spread_dynamic"]
 )
-def test_paper_closed_form_probes(placement, row_hits):
+def test_paper_closed_form_probes(placement, row_hits, window):
     """Long runs of full probes over every bank, which the paper-shape kernels time in
     closed form from the previous probe (kernel: ``steady_row``), broken up by
-    block-table reads, early exits and deletes: the same results as the reference."""
+    block-table reads, early exits and deletes: the same results as the reference. A
+    window of 3 reads is shorter than a pass over the 4 banks: under the window rule an
+    interleaved probe's second pass then has no row hits (no closed forms)."""
     rng = np.random.default_rng(5)
     n = 400
     ops = rng.choice(4, n, p=[0.6, 0.3, 0.05, 0.05])
     pages = np.where(rng.random(n) < 0.1, rng.integers(2, 4, n), 1)
     args = np.where(ops == K.OP_DELETE_PAGE, rng.integers(0, 2, n), pages)
-    for early_exit in (False, True):
+    for early_exit in EARLY_EXIT:
         cfg = LpmtConfig(n_sets=16, n_secondary=8, n_blocks=8, pages_per_block=16,
                          placement=placement, row_hits=row_hits, early_exit=early_exit,
                          row_bytes=128, hash="folding")  # fmt: skip
-        t = check_against_reference(cfg, DramTiming(), ops, rng.integers(0, 200, n), args)
+        timing = DramTiming(window=window)
+        t = check_against_reference(cfg, timing, ops, rng.integers(0, 200, n), args)
         assert t._kernel is not K.ops_kernel(None)
 
 
@@ -413,3 +422,140 @@ def test_kernel_closures_capture_only_plain_values():
             for cell in cells:
                 v = cell.cell_contents
                 assert isinstance(v, int | bool | tuple | type(None)), (spec, type(v))
+
+
+# ------------------------------------------------------------------ early exit, by hand
+def _ops_table(placement: str, early_exit: str, n_sets: int, n_banks: int) -> Lpmt:
+    """An 8-way table, keys hashed by division (key mod n_sets), paper timing, recorded."""
+    cfg = LpmtConfig(n_sets=n_sets, assoc=8, n_secondary=2, n_blocks=2, pages_per_block=8,
+                     placement=placement, n_banks=n_banks, hash="division",
+                     early_exit=early_exit)  # fmt: skip
+    return Lpmt(cfg, DramTiming(), record=64)
+
+
+# One bank, set 0 (even keys): writes of keys 0, 2, 4 fill ways 0, 1, 2 (each a miss probe
+# first), then a lookup of the absent key 6 and of key 4 (way 2). Reads per operation:
+# * none: every probe reads all 8 ways;
+# * match: the misses read 8 ways, the hit stops at way 2: 3 reads;
+# * match_or_empty: a miss stops at the first invalid way, read included: the empty set
+#   1 read (way 0), then 2 (ways 0-1), 3 (ways 0-2); the miss on ways 0-2 valid reads
+#   ways 0-3: 4; the hit 3, as with match.
+@pytest.mark.parametrize(
+    "early_exit, reads",
+    [("none", [8, 8, 8, 8, 8]), ("match", [8, 8, 8, 8, 3]), ("match_or_empty", [1, 2, 3, 4, 3])],
+)
+def test_hand_worked_early_exit_in_way_order(early_exit, reads):
+    t = _ops_table("single", early_exit, n_sets=2, n_banks=1)
+    ops = np.array([K.OP_WRITE] * 3 + [K.OP_READ] * 2)
+    t.cfg[K.C_INSERT_ON_MISS] = 0  # the lookup of key 6 stays a miss
+    out = t.run(ops, np.array([0, 2, 4, 6, 4]), np.ones(5, dtype=np.int64))
+    assert out.reads.tolist() == reads
+    # one bank, one row: the first read has no earlier read of its bank, the others are
+    # row hits; DL = 4 cycles each
+    assert out.latency.tolist() == [4 * r for r in reads]
+    # the stop rule cuts reads only: the same inserts, misses and hits in every mode
+    assert out.status.tolist() == [K.ST_INSERTED] * 3 + [K.ST_MISS, K.ST_HIT]
+    assert [t.location(k) for k in (0, 2, 4)] == [(0, 0), (0, 1), (0, 2)]
+    assert t.dram.cases.tolist() == [0, 0, 0, 0, 1, sum(reads) - 1]
+
+
+# Set 0 interleaved over 4 banks (way w in bank w mod 4; pass 0 = ways 0-3), keys hashed to
+# set 0. The write of key 0 finds the set empty: match_or_empty stops at way 0, the first
+# invalid way, read first in both orders (bank 0; a fresh DRAM ranks bank 0 least recent).
+# The lookup of the absent key 4 then needs ways 0-1 (way 1 is the first invalid one):
+# * in way order (interleaved_fixed): banks 0, 1: 2 reads;
+# * in Fig. 7's order bank 0, just read, comes last: banks 1, 2, 3, 0, and way 0 is read
+#   only at the 4th read: 4 reads.
+# match reads all 8 ways of both (misses); none too.
+@pytest.mark.parametrize(
+    "placement, early_exit, reads, banks",
+    [
+        ("interleaved_fixed", "match_or_empty", [1, 2], [0, 0, 1]),
+        ("interleaved", "match_or_empty", [1, 4], [0, 1, 2, 3, 0]),
+        ("interleaved", "match", [8, 8], [0, 1, 2, 3] * 4),
+        ("interleaved_fixed", "none", [8, 8], [0, 1, 2, 3] * 4),
+    ],
+)
+def test_hand_worked_early_exit_in_fig7_order(placement, early_exit, reads, banks):
+    t = _ops_table(placement, early_exit, n_sets=4, n_banks=4)
+    t.cfg[K.C_INSERT_ON_MISS] = 0
+    out = t.run(np.array([K.OP_WRITE, K.OP_READ]), np.array([0, 4]), np.array([1, 1]))
+    assert out.reads.tolist() == reads
+    assert out.status.tolist() == [K.ST_INSERTED, K.ST_MISS]
+    assert t.record[0, : sum(reads)].tolist() == banks
+
+
+def test_bad_early_exit_names_the_key():
+    with pytest.raises(ConfigError, match="early_exit"):
+        Lpmt(LpmtConfig(early_exit=True))  # the stop rules are named, not a flag
+
+
+def test_rule_names_are_the_kernel_codes():
+    """Lpmt passes a rule's index in its tuple to the kernel, which compares it with its
+    constants."""
+    codes = (K.EARLY_NONE, K.EARLY_MATCH, K.EARLY_MATCH_OR_EMPTY)
+    assert dict(zip(EARLY_EXIT, codes, strict=True)) == {n: i for i, n in enumerate(EARLY_EXIT)}
+    assert EARLY_EXIT == ("none", "match", "match_or_empty")
+    codes = (K.ROW_PER_BANK, K.ROW_PER_PROBE, K.ROW_WINDOW)
+    assert dict(zip(ROW_HITS, codes, strict=True)) == {n: i for i, n in enumerate(ROW_HITS)}
+    assert ROW_HITS == ("per_bank", "per_probe", "window")
+
+
+# ------------------------------------------------------------------ the window rule, by hand
+# Fig. 6 / Table V: a read is a row hit iff the nearest read of its bank within the last 4
+# reads had its row; with no read of the bank in the window it is "no repeat" whatever its
+# row. Four banks, one way per set, set g in bank g mod 4, sets 0-3 in row 0 and 4-7 in
+# row 1 (one entry per row); lookups of absent keys (key = set), one read each:
+#   key  bank row  last read of the bank    per bank       window
+#   0    0    0    -                        no repeat      no repeat
+#   1    1    0    -                        no repeat      no repeat
+#   2    2    0    -                        no repeat      no repeat
+#   3    3    0    -                        no repeat      no repeat
+#   1    1    0    3 reads back, row 0      row hit        row hit
+#   0    0    0    5 reads back, row 0      row hit (open) no repeat
+#   6    2    1    4 reads back, row 0      b[t]=b[t-4]    b[t]=b[t-4]   (11 cycles)
+#   4    0    1    2 reads back, row 0      b[t]=b[t-2]    b[t]=b[t-2]   (19 cycles)
+# Classes [b1, b2, b3, b4, no repeat, row hit]; every other read costs DL = 4 under both.
+@pytest.mark.parametrize(
+    "row_hits, cases", [("per_bank", [0, 1, 0, 1, 4, 2]), ("window", [0, 1, 0, 1, 5, 1])]
+)
+def test_hand_worked_window_rule(row_hits, cases):
+    cfg = LpmtConfig(n_sets=8, assoc=1, n_secondary=0, n_blocks=1, pages_per_block=8,
+                     placement="set_per_bank", n_banks=4, hash="division", row_bytes=8,
+                     row_hits=row_hits)  # fmt: skip
+    t = Lpmt(cfg, DramTiming(), record=16)
+    keys = [0, 1, 2, 3, 1, 0, 6, 4]
+    lat = [t.lookup(k)[1] for k in keys]
+    assert t.record[0, :8].tolist() == [0, 1, 2, 3, 1, 0, 2, 0]
+    assert t.record[1, :8].tolist() == [0, 0, 0, 0, 0, 0, 1, 1]
+    assert lat == [4, 4, 4, 4, 4, 4, 11, 19]
+    assert t.dram.cases.tolist() == cases
+
+
+# One full probe of set 0 interleaved over 4 banks (8 ways: banks 0-3, then 0-3 again, one
+# row): the first pass meets fresh banks (no repeat); each read of the second pass re-reads
+# its bank's row 4 reads after the first. With Fig. 6's window of 4 that is a row hit under
+# both rules; with a window of 3 the bank's last read is outside it: a row hit per bank (its
+# row is open), "no repeat" under the window rule. DL every read: 32 cycles either way.
+@pytest.mark.parametrize(
+    "window, row_hits, cases",
+    [
+        (4, "per_bank", [0, 0, 0, 0, 4, 4]),
+        (4, "window", [0, 0, 0, 0, 4, 4]),
+        (3, "per_bank", [0, 0, 0, 4, 4]),
+        (3, "window", [0, 0, 0, 8, 0]),
+    ],
+)
+@pytest.mark.parametrize("record", [64, 0])  # recorded: read by read; else closed forms
+def test_hand_worked_window_rule_second_pass(window, row_hits, cases, record):
+    cfg = LpmtConfig(n_sets=8, assoc=8, n_secondary=0, n_blocks=1, pages_per_block=8,
+                     placement="interleaved", n_banks=4, hash="division", row_bytes=16,
+                     row_hits=row_hits)  # fmt: skip
+    t = Lpmt(cfg, DramTiming(window=window), record=record)
+    assert t.lookup(0) == (False, 32)
+    assert t.dram.cases.tolist() == cases
+
+
+def test_window_rule_is_the_paper_models():
+    with pytest.raises(ConfigError, match="row_hits"):
+        Lpmt(LpmtConfig(row_hits="window"), DramTiming(model="ddr4"))

@@ -74,6 +74,28 @@ def test_study_smoke(tiny_cfg):
     assert (probe <= lat).all()
     assert (probe.sel(placement="single") == lat.sel(placement="single")).all()
     assert (probe.sel(placement="interleaved") < lat.sel(placement="interleaved")).all()
+    # Fig. 6's 4-read window: the latencies of open rows per bank, fewer row hits (a read of
+    # a bank's open row more than 4 reads after its last read is "no repeat")
+    window = ds["cases"].sel(model="paper_window")
+    assert (ds["latency"].sel(model="paper_window") == lat).all()
+    assert (window.sum("case") == ds["cases"].sel(model="paper").sum("case")).all()
+    hits = ds["cases"].sel(case="row hit")
+    assert (hits.sel(model="paper_window") <= hits.sel(model="paper")).all()
+    assert (hits.sel(model="paper_window") < hits.sel(model="paper")).any()
+    # every stop rule of a set probe: the configured one is the main run of its model, and
+    # in way order a stop at an empty way too reads no more than a stop at the match only
+    ee = ds["early_exit_reads"]
+    main = ds["reads_per_lookup"].sel(model=lpmt.EARLY_EXIT_MODEL)
+    assert np.array_equal(ee.sel(early_exit="none"), main)
+    fixed = ["single", "set_per_bank", "interleaved_fixed", "spread_fixed"]
+    assert (ee.sel(early_exit="match", placement=fixed) < main.sel(placement=fixed)).all()
+    assert (
+        (ee.sel(early_exit="match_or_empty") <= ee.sel(early_exit="match"))
+        .sel(placement=fixed)
+        .all()
+    )
+    ee_cases = ds["early_exit_cases"].sum("case")
+    assert np.allclose(ee_cases, (ee * ds["requests"]).round())
     # the strict model with nothing switched off is the strict run
     strict = ds["strict_ablation"].sel(ablation="strict", splacement="interleaved")
     assert np.allclose(strict, ds["latency"].sel(model="ddr4", placement="interleaved"))

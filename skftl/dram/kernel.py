@@ -17,13 +17,21 @@ which the lookup reads through flat views, see :func:`record_index`):
 
 Semantics of one operation (key, home set, argument):
 
-* the lookup probes the chain from the home set: every way of every set read (or, with
-  ``early_exit``, up to the matching way, in the placement's read order), then, for a
-  multi-page file, every BT entry of its chain. These reads are the operation's
-  latency. Row hits are counted per bank (a bank's open row) or, with ``per_probe``
-  row-hit accounting, as one activation per set probe: the probe's first read meets
-  the bank as it is, its other reads find the set's row open (Table V's ~7/8 row hits
-  under every placement);
+* the lookup probes the chain from the home set: every way of every set read, in the
+  placement's read order, then, for a multi-page file, every BT entry of its chain.
+  These reads are the operation's latency. An early exit cuts a set's probe short: at
+  the read of the matching way (``match``), or also, in a set without the key, at the
+  read that completes ways 0..e, e the set's first invalid way (``match_or_empty``:
+  inserts fill the first free way, so no later way holds the key). Only the reads are
+  cut: which set and way hold the key, and so every hit, miss and insert, is the same
+  under every stop rule (the chain walk goes on to the next set as before; after a
+  delete a hole may precede the key, which a real probe stopping there would miss).
+  Row hits are counted per bank (a bank's open row), with ``per_probe`` row-hit
+  accounting as one activation per set probe (the probe's first read meets the bank as
+  it is, its other reads find the set's row open: Table V's ~7/8 row hits under every
+  placement), or with the ``window`` rule of Fig. 6 / Table V (paper timing model): a
+  read is a row hit iff the nearest read of its bank within the last ``window`` reads
+  had its row, else "no repeat" when there is none (timing.close_idle);
 * READ: a hit is done; a miss inserts the file (``arg`` pages) when ``insert_on_miss``;
 * WRITE: a miss inserts; a hit remaps the file out of place to ``arg`` fresh pages;
 * DELETE: invalidates the entry, frees its pages, and frees a secondary set that
@@ -91,6 +99,7 @@ from skftl.dram.timing import (
     DramTiming,
     advanced,
     bank_at,
+    close_idle,
     conflicts,
     flush_tally,
     load_state,
@@ -119,9 +128,14 @@ F_VALID, F_SINGLE = 1, 2
 BT_VALID, BT_FIRST, BT_LAST = 1, 2, 4
 
 # config vector; C_REC64..C_NEXT64: the record index (record_index)
-C_PRIMARY, C_ASSOC, C_INSERT_ON_MISS, C_EARLY_EXIT, C_PER_PROBE = range(5)
+C_PRIMARY, C_ASSOC, C_INSERT_ON_MISS, C_EARLY_EXIT, C_ROW_HITS = range(5)
 C_REC64, C_PA32, C_FLAGS8, C_NEXT64 = range(5, 9)
 C_LEN = 9
+
+# cfg[C_EARLY_EXIT]: where a set probe stops (lpmt.EARLY_EXIT, in this order)
+EARLY_NONE, EARLY_MATCH, EARLY_MATCH_OR_EMPTY = range(3)
+# cfg[C_ROW_HITS]: which reads are row hits (lpmt.ROW_HITS, in this order)
+ROW_PER_BANK, ROW_PER_PROBE, ROW_WINDOW = range(3)
 
 # table scalars
 TS_FREE_SETS, TS_FREE_PAGES = range(2)
@@ -385,7 +399,7 @@ def _change_found(
 
 @numba.njit(cache=True, _nrt=False)
 def _read_block_table(
-    p, rec_offset, lp, tp, bt_next, bt_flags, banks, acts, cases, dst, tally, rec
+    p, rec_offset, lp, tp, window_rule, bt_next, bt_flags, banks, acts, cases, dst, tally, rec
 ):
     """The timed reads of a multi-page file's block-table chain from its first page
     ``p``; returns (cycles, pages, state, tally). Out of line: the kernel then inlines
@@ -397,6 +411,8 @@ def _read_block_table(
     while True:
         bank, row = bt_address(p, lp)
         _record(bank, row, 1, rec_offset + dst[S_COUNT], rec)
+        if window_rule:
+            close_idle(bank, tp, banks, dst[S_COUNT])
         dlat, dst, tally = read_run(bank, row, 1, tp, banks, acts, cases, dst, tally)
         lat += dlat
         npages += 1
@@ -414,6 +430,56 @@ def _probe_bank(jj, base, order, dynamic, bank_order, lp):
         return bank - base + (lp[LP_K] if bank < base else 0), bank
     j = order[jj] if dynamic else jj
     return j, chunk_bank(base, j, lp)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _probe_reads(records, ri, g, hw, empty_rule, base, order, dynamic, bank_order, lp):
+    """The reads an early exit lets a probe of set ``g`` make, in the placement's read
+    order (the passes' chunks as _probe_bank gives them): up to the read that completes
+    the stop range, the matching way ``hw`` or, with ``empty_rule`` and no match, ways
+    0..e with e the set's first invalid way (inserts fill the first free way, so no
+    later way holds the key); every way of the set when there is no stop. Out of line:
+    the kernel's hot loop then carries one stream position for it, not the range."""
+    k, wpb, inter = lp[LP_K], lp[LP_WPB], lp[LP_INTERLEAVED] != 0
+    assoc = k * wpb
+    lo, hi = hw, hw
+    if hw < 0:
+        if not empty_rule:
+            return assoc
+        for w in range(assoc):
+            if _flags_at(records, ri, g, w) & F_VALID == 0:
+                lo, hi = 0, w
+                break
+        if hi < 0:
+            return assoc
+    n_pass, m_run = (wpb, 1) if inter else (1, wpb)
+    need, reads = hi - lo + 1, 0
+    for p in range(n_pass):
+        for jj in range(k):
+            j = _probe_bank(jj, base, order, dynamic, bank_order, lp)[0]
+            first = p * k + j if inter else j * wpb  # the run's ways: first..first+m_run-1
+            a, b = max(first, lo), min(first + m_run - 1, hi)
+            if a <= b:
+                need -= b - a + 1
+                if need == 0:
+                    return reads + b - first + 1
+            reads += m_run
+    return reads
+
+
+@numba.njit(cache=True, _nrt=False)
+def _close_idle_pass(count, stop_end, base, order, dynamic, bank_order, m_run, lp, tp, banks):
+    """The window rule (timing.close_idle) for the reads of one pass of a set probe,
+    before the pass, out of the kernel's hot loop: the pass's chunks are runs of ``m_run``
+    reads in distinct banks from stream position ``count``, so chunk ``jj``'s first read
+    comes at ``count + jj * m_run``, before the position ``stop_end`` where an early exit
+    ends the probe. Only the banks the pass reads: a later read of another bank (a block
+    table, the next probe) may come before its turn here."""
+    for jj in range(lp[LP_K]):
+        at = count + jj * m_run
+        if at >= stop_end:
+            return
+        close_idle(_probe_bank(jj, base, order, dynamic, bank_order, lp)[1], tp, banks, at)
 
 
 # (assoc, chunks per set, ways per chunk, interleaved, banks, Fig. 7 order) of the
@@ -515,14 +581,25 @@ def ops_kernel(
             inter = lp[LP_INTERLEAVED] != 0
         # a chunk's ways: one run of wpb reads (spread), or one read per pass (interleaved)
         n_pass, m_run = (wpb, 1) if inter else (1, wpb)
-        early = cfg[C_EARLY_EXIT] != 0
+        early = cfg[C_EARLY_EXIT] != EARLY_NONE
+        early_empty = cfg[C_EARLY_EXIT] == EARLY_MATCH_OR_EMPTY
         paper_model = tp[TP_MODEL] == 0  # MODELS["paper"]
         no_record = rec.shape[1] == 0
-        per_probe = cfg[C_PER_PROBE] != 0
+        row_rule = cfg[C_ROW_HITS]
+        per_probe = row_rule == ROW_PER_PROBE
+        window_rule = row_rule == ROW_WINDOW  # paper model only (Lpmt checks)
         dynamic = lp[LP_DYNAMIC] != 0
         dst = load_state(sc)
         tally = 0
-        lean = no_record and not per_probe
+        lean = no_record and row_rule == ROW_PER_BANK
+        window = tp[TP_WINDOW]
+        # Under the window rule a later pass of an interleaved probe re-reads each bank k
+        # reads after the pass before: beyond the window those reads are not row hits
+        # (timing.close_idle), which the closed forms below (steady probe, fused passes,
+        # repeat_read) do not classify; such probes take the read-by-read path
+        far_passes = window_rule and n_pass > 1 and k > window
+        # the later passes of a full interleaved probe in one step (see ``fused``)
+        fuse_ok = n_pass > 1 and paper_model and no_record and not far_passes
         # reads so far (stream position) and bank conflicts before this call: the
         # counts of reads per operation and the row hits follow from them, so the hot
         # loop carries fewer running sums (see flush_tally)
@@ -545,7 +622,9 @@ def ops_kernel(
         # exit); ``steady_base`` its chunk-0 bank. Only for sets over every bank (k =
         # n_banks, so that probe's reads of each bank are the latest), without a recorded
         # stream and with Fig. 7's order kept between probes (not reorder_on_act).
-        steady_ok = paper_only and k > 1 and bank_order and no_record and keep_order
+        steady_ok = (
+            paper_only and k > 1 and bank_order and no_record and keep_order and not far_passes
+        )
         steady_row, steady_base = -1, 0
         # The strict model's steady probes (skftl.dram.steady): ``skey`` is the probe
         # state the last reads left (-1: none), every bank holding row ``srow``; while
@@ -558,7 +637,6 @@ def ops_kernel(
             and not early and keep_order and tp[TP_WINDOW] == N_BANKS
         )  # fmt: skip
         skey, srow, svirt, cls_acc, steady_hits = -1, -1, False, 0, 0
-        window = tp[TP_WINDOW]
         # hot counters live in locals (see timing.load_state) and are stored at the end
         cycles, sets_probed, bt_reads, hits = (
             ct[CT_CYCLES],
@@ -615,7 +693,17 @@ def ops_kernel(
                 if dynamic and key_base != sorted_base:
                     chunk_order(key_base, lp, banks, recency_col, order)
                     sorted_base = key_base if keep_order else -1
-                full = not (early and hw >= 0)
+                # An early exit ends the probe after the read that completes its stop range
+                # (_probe_reads): the matching way, or (match_or_empty, no match in this
+                # set) ways 0..e up to the first invalid way e. A delete's hole may come
+                # before the key: the chain walk below stays functional, only reads are cut.
+                full, stop_end = True, 0
+                if early:
+                    n_reads = _probe_reads(
+                        records, ri, g, hw, early_empty, base, order, dynamic, bank_order, lp
+                    )
+                    full = n_reads == assoc  # a stop at the last read cuts nothing
+                    stop_end = dst[S_COUNT] + n_reads  # where the probe ends when cut
                 ck, found = -1, -1
                 if strict_steady and skey >= 0 and row != srow:
                     bank0 = _probe_bank(0, base, order, dynamic, bank_order, lp)[1]
@@ -652,7 +740,10 @@ def ops_kernel(
                         bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)[1]
                         jp = jj if dynamic else (jj + d) % k  # its slot in the previous probe
                         n = (k + jj - jp - 1) * m_run + 1
-                        if not (same or (per_probe and jj > 0)):
+                        # a row hit: the bank's row, and under the window rule read in the
+                        # window
+                        hit = same and not (window_rule and n > window)
+                        if not (hit or (per_probe and jj > 0)):
                             if n > window:
                                 tally += 1  # no bank repeat in the window: DL
                             else:
@@ -683,14 +774,18 @@ def ops_kernel(
                     # later passes cost one addition, not k timed reads each. Not while
                     # recording the stream (those reads would go unrecorded; repeat_read
                     # records them).
-                    fused = n_pass > 1 and paper_model and not (early and hw >= 0) and no_record
+                    fused = fuse_ok and full
                     for p in range(n_pass):
                         if fused and p == 1:
                             later = (n_pass - 1) * k
                             lat += later * tp[TP_DL]
                             dst = advanced(dst, later)
                             break
-                        if p == 1 and repeat_pass_ok(tp, dst, next_ref0, (n_pass - 1) * k):
+                        if (
+                            p == 1
+                            and not far_passes
+                            and repeat_pass_ok(tp, dst, next_ref0, (n_pass - 1) * k)
+                        ):
                             # The later passes of an interleaved probe re-read, chunk for
                             # chunk in the same order, rows the first pass opened, with no
                             # other read in between: all row hits, timed in closed form
@@ -704,13 +799,13 @@ def ops_kernel(
                                         dlat, dst = repeat_read(bank, tp, banks, dst)
                                         lat += dlat
                                 break
-                            for p2 in range(1, n_pass):
+                            for _ in range(1, n_pass):
                                 for jj in range(k):
-                                    j, bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)
+                                    bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)[1]
                                     _record(bank, row, 1, reads0 + dst[S_COUNT] - count0, rec)
                                     dlat, dst = repeat_read(bank, tp, banks, dst)
                                     lat += dlat
-                                    stop = early and hw == p2 * k + j
+                                    stop = not full and dst[S_COUNT] >= stop_end
                                     if stop:
                                         sorted_base = -1  # the reads after it were not made
                                         break
@@ -727,16 +822,17 @@ def ops_kernel(
                                 )
                                 lat += dlat
                             continue
+                        if window_rule:  # out of line: the common path stays as lean
+                            end = dst[S_COUNT] + assoc if full else stop_end
+                            _close_idle_pass(
+                                dst[S_COUNT], end, base, order, dynamic, bank_order, m_run, lp,
+                                tp, banks,
+                            )  # fmt: skip
                         for jj in range(k):
-                            j, bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)
+                            bank = _probe_bank(jj, base, order, dynamic, bank_order, lp)[1]
                             m = m_run  # a spread chunk's ways are consecutive reads of one row
-                            if inter:
-                                stop = early and hw == p * k + j
-                            else:
-                                lo = j * wpb
-                                stop = early and lo <= hw < lo + wpb
-                                if stop:
-                                    m = hw - lo + 1
+                            if not full and stop_end - dst[S_COUNT] <= m_run:
+                                m, stop = stop_end - dst[S_COUNT], True  # the probe's last run
                             if per_probe and (p > 0 or jj > 0):
                                 banks[bank_at(bank) + B_OPEN] = row  # the probe's ACT opened it
                             _record(bank, row, m, reads0 + dst[S_COUNT] - count0, rec)
@@ -787,7 +883,7 @@ def ops_kernel(
                     svirt = False
                     skey = -1
                     dlat, npages, dst, tally = _read_block_table(
-                        _pa_at(r32, ri, fg, fw), reads0 - count0, lp, tp,
+                        _pa_at(r32, ri, fg, fw), reads0 - count0, lp, tp, window_rule,
                         bt_next, bt_flags, banks, acts, cases, dst, tally, rec,
                     )  # fmt: skip
                     lat += dlat

@@ -24,7 +24,10 @@ from skftl.dram.timing import DramState, DramTiming, recency_col
 from skftl.errors import ConfigError
 from skftl.hugepages import huge_full, huge_zeros
 
-ROW_HITS = ("per_bank", "per_probe")  # row-hit accountings (kernel module docstring)
+# row-hit accountings (kernel module docstring), in the order of kernel.ROW_*
+ROW_HITS = ("per_bank", "per_probe", "window")
+# where a set probe stops (kernel module docstring), in the order of kernel.EARLY_*
+EARLY_EXIT = ("none", "match", "match_or_empty")
 
 
 @dataclass(frozen=True)
@@ -39,11 +42,14 @@ class LpmtConfig:
     hash: str = "folding"
     placement: str = "interleaved"  # skftl.dram.layout.PLACEMENTS
     n_banks: int = 4
-    # stop reading a set at the matching way. With Fig. 7's order this can read *more*
-    # ways than the plain order: inserts fill way 0 first, and way 0 sits in the bank
-    # the reordering may put last
-    early_exit: bool = False
-    row_hits: str = "per_bank"  # per_bank (each bank's open row) | per_probe (one ACT per set)
+    # where a set probe stops (EARLY_EXIT): after every way (none), at the matching way
+    # (match), or also at the first invalid way of a set without the key (match_or_empty),
+    # in the placement's read order. With Fig. 7's order a stop can come *later* than in way
+    # order: inserts fill way 0 first, and the reordering may read way 0's bank last
+    early_exit: str = "none"
+    # ROW_HITS: per_bank (each bank's open row) | per_probe (one ACT per set probe) |
+    # window (Fig. 6 / Table V: the nearest read of the bank in the last 4; paper timing)
+    row_hits: str = "per_bank"
     insert_on_read: bool = True  # a read of an unknown LA maps the file
     row_bytes: int = 1024  # MT40A512M8 page size
     entry_bytes: int = 8  # one BL8 burst of an x8 device holds one 42-bit entry
@@ -79,6 +85,10 @@ class LpmtConfig:
     def validate(self) -> None:
         if self.row_hits not in ROW_HITS:
             raise ConfigError(f"lpmt row_hits must be one of {ROW_HITS}, got {self.row_hits!r}")
+        if self.early_exit not in EARLY_EXIT:
+            raise ConfigError(
+                f"lpmt early_exit must be one of {EARLY_EXIT}, got {self.early_exit!r}"
+            )
         for name in ("n_sets", "assoc", "n_blocks", "pages_per_block", "n_banks"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"lpmt {name} must be >= 1, got {getattr(self, name)}")
@@ -116,6 +126,12 @@ class Lpmt:
         self.config = config
         self.timing = timing or DramTiming()
         self.timing.validate()
+        if config.row_hits == "window" and self.timing.model != "paper":
+            raise ConfigError(
+                "lpmt row_hits 'window' is Fig. 6's classification under the paper's timing "
+                f"rule; the {self.timing.model!r} model keeps each bank's row open until a "
+                "command closes it (row_hits per_bank or per_probe)"
+            )
         self.layout = config.layout()
         P, S, A, NP = config.n_sets, config.secondary, config.assoc, config.n_pages
         # the per-field arrays below are views of one record per set (K.set_record_dtype)
@@ -142,8 +158,8 @@ class Lpmt:
         self.counters = np.zeros(K.CT_LEN, dtype=np.int64)
         self.record = np.zeros((2, record), dtype=np.int64)
         self.cfg = np.array(
-            [P, A, int(config.insert_on_read), int(config.early_exit),
-             int(config.row_hits == "per_probe"), *K.record_index(A)],
+            [P, A, int(config.insert_on_read), EARLY_EXIT.index(config.early_exit),
+             ROW_HITS.index(config.row_hits), *K.record_index(A)],
             dtype=np.int64,
         )  # fmt: skip
         self._tp = self.timing.params()

@@ -401,6 +401,20 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
 
 
 @numba.njit(cache=True, inline="always")
+def close_idle(bank, tp, banks, count):
+    """Fig. 6 / Table V's window rule (the LPMT's ``row_hits: window``), before the paper
+    model reads ``bank`` at stream position ``count``: a read is a row hit only if the
+    nearest read of its bank within the last ``window`` reads had its row, so a bank not
+    read in the window keeps no open row. The read is then of class "no repeat" whatever
+    its row, at the DL the paper rule charges a row hit too, and it activates its row (the
+    Fig. 7 stamp under ``reorder_on_act``). Paper model only: the strict model's rows stay
+    open until a command closes them."""
+    at = bank_at(bank)
+    if count - banks[at + B_LAST_IDX] > tp[TP_WINDOW]:
+        banks[at + B_OPEN] = -1
+
+
+@numba.njit(cache=True, inline="always")
 def repeat_pass_ok(tp, s, next_ref0, reads):
     """Whether ``reads`` more reads, each of a row that the pass just read opened in its
     bank (the later passes of an interleaved probe), are all row hits that

@@ -450,23 +450,83 @@ def strict_ablation_table(ds: xr.Dataset) -> pd.DataFrame:
 
 
 def early_exit_table(ds: xr.Dataset) -> pd.DataFrame:
-    """DRAM reads per lookup, all workloads: as run and with early exit switched."""
+    """Each stop rule of a set probe (``early_exit``) per placement, all workloads, under
+    the default reading's paper rule (simulate.EARLY_EXIT_MODEL): DRAM reads per lookup,
+    lookup latency (ns) and the share (%) of the reads in each Table V class."""
     req = ds["requests"]
+    reads = (ds["early_exit_reads"] * req).sum("workload") / req.sum()
+    lat = (ds["early_exit_latency"] * req).sum("workload") / req.sum()
+    c = ds["early_exit_cases"].sum("workload")
+    shares = (100.0 * c / c.sum("case")).to_series().unstack("case")
+    out = shares[[str(x) for x in ds["case"].values]]
+    out.insert(0, "latency_ns", lat.to_series())
+    out.insert(0, "reads_per_lookup", reads.to_series())
+    return out.round(3)
 
-    def mean(da: xr.DataArray) -> pd.Series:
-        return ((da * req).sum("workload") / req.sum()).to_pandas()
 
-    ee = "on" if not yaml_flag(ds, "early_exit") else "off"
+def early_exit_against_paper(ds: xr.Dataset, reading: str = C.READINGS.default) -> pd.DataFrame:
+    """The paper's three placements (ours under ``reading``) under each stop rule: reads
+    per lookup and Table V's shares (%), beside the paper's Table V rows (which give no
+    reads per lookup; paper_clock_check has what Table VI's latencies imply)."""
+    t = early_exit_table(ds)
+    labels = [str(x) for x in ds["case"].values]
+    rows = {}
+    for pl, ours in ours_of(reading).items():
+        for stop in ds["early_exit"].values:
+            row = t.loc[(ours, str(stop))]
+            rows[(C.PLACEMENT_NAME[pl], f"ours, {stop}")] = row[["reads_per_lookup", *labels]]
+        paper = dict(zip(case_labels(4), C.TABLE_V[pl], strict=True))
+        rows[(C.PLACEMENT_NAME[pl], "paper (Table V)")] = pd.Series(paper)
+    out = pd.DataFrame(rows).T[["reads_per_lookup", *labels]]
+    out.index.names = ["placement", "stop rule"]
+    return out.astype(float).round(3)
+
+
+def early_exit_rhythm(ds: xr.Dataset, reading: str = C.READINGS.default) -> pd.DataFrame:
+    """The dynamic order's rhythm under each stop rule (ours under ``reading``, all
+    workloads, simulate.EARLY_EXIT_MODEL): reads per lookup, the shares (%) of its reads
+    that are b[t]=b[t-4] activations (a pass of Fig. 7's order meets the bank read 4 reads
+    before), hidden activations (no read of the bank in the window) and row hits, and the
+    b[t]=b[t-4] and hidden shares of its activations (reads that are not row hits); the
+    paper's dynamic row beside them."""
+    lab = [str(x) for x in ds["case"].values]
+    t = early_exit_table(ds).xs(C.placement_of("dynamic", reading), level="placement")
+    paper = pd.Series(dict(zip(case_labels(4), C.TABLE_V["dynamic"], strict=True)))
+    rows = {f"ours, {stop}": t.loc[stop] for stop in t.index}
+    rows["paper (Table V)"] = paper
+    out = {}
+    for name, r in rows.items():
+        acts = 100.0 - float(r[lab[-1]])
+        out[name] = {
+            "reads_per_lookup": float(r.get("reads_per_lookup", np.nan)),
+            "b4_pct": float(r[lab[3]]),
+            "hidden_pct": float(r[lab[4]]),
+            "row_hit_pct": float(r[lab[-1]]),
+            "b4_of_activations_pct": 100.0 * float(r[lab[3]]) / acts,
+            "hidden_of_activations_pct": 100.0 * float(r[lab[4]]) / acts,
+        }
+    return pd.DataFrame(out).T.round(3)
+
+
+def row_rule_table(ds: xr.Dataset) -> pd.DataFrame:
+    """Per placement, all workloads, Fig. 6's rule: Table V's row-hit and "no repeat"
+    shares (%) when each bank keeps its open row (``paper``) and under the 4-read window
+    (``paper_window``), the share of reads the window moves between them, and whether
+    every workload's latency is the same under both."""
+    per_bank, window = case_shares(ds, "paper"), case_shares(ds, "paper_window")
+    lab = [str(x) for x in ds["case"].values]
+    lat = ds["latency"]
+    same = (lat.sel(model="paper") == lat.sel(model="paper_window")).all("workload")
     return pd.DataFrame(
         {
-            "as run": mean(ds["reads_per_lookup"].sel(model="paper")),
-            f"early exit {ee}": mean(ds["early_exit_reads"]),
+            "row hits, per bank": per_bank[lab[-1]],
+            "row hits, window": window[lab[-1]],
+            "no repeat, per bank": per_bank[lab[-2]],
+            "no repeat, window": window[lab[-2]],
+            "moved by the window (pp)": per_bank[lab[-1]] - window[lab[-1]],
+            "same latency": same.to_pandas(),
         }
     ).round(3)
-
-
-def yaml_flag(ds: xr.Dataset, key: str) -> bool:
-    return bool(C._config(ds).get(key, False))
 
 
 def reaccess_table(ds: xr.Dataset) -> pd.DataFrame:
@@ -520,11 +580,13 @@ def counting_rules(n_banks: int = 4, assoc: int = 8, window: int = 4) -> pd.Data
     reads), worked by hand from the paper's own numbers (Table I, Fig. 6's rule, 4 banks,
     8 ways, Fig. 7's order), under the two ways of counting activations:
 
-    * per bank (each bank keeps its open row, Fig. 6's text): one bank pays b[t]=b[t-1]
-      once per probe; a set in one bank ("fixed") pays b[t]=b[t-1] when its bank is the
-      last probe's (1 / n_banks), else its activation is hidden (the bank was last read a
-      whole probe ago, outside the window); ways interleaved one per bank and read in
-      Fig. 7's order ("dynamic") open a row in every bank, each first read of a bank
+    * per bank (a read of a bank in another row than its last read activates it; Fig. 6's
+      4-read window and each bank keeping its open row class these probes alike, as every
+      set is in another row than the bank's last): one bank pays b[t]=b[t-1] once per
+      probe; a set in one bank ("fixed") pays b[t]=b[t-1] when its bank is the last
+      probe's (1 / n_banks), else its activation is hidden (the bank was last read a whole
+      probe ago, outside the window); ways interleaved one per bank and read in Fig. 7's
+      order ("dynamic") open a row in every bank, each first read of a bank
       b[t]=b[t-n_banks] (Fig. 7 picks the bank read n_banks reads before);
     * per probe (one activation per set probe, the probe's other reads row hits): as per
       bank for one bank and "fixed"; "dynamic" pays one b[t]=b[t-n_banks] per probe.

@@ -16,13 +16,20 @@ Readings of what the paper leaves open (also in the notebook):
   next power of two of entries >= the most files of any workload, 8 ways per set),
   which gives the paper's 2**17 x 8 for Financial1's 700,873 files;
 * a set probe reads all its ways (one DRAM burst each) - the row-hit share of ~7/8 in
-  the paper's Table V fits this; ``early_exit`` is the alternative (with Fig. 7's order
-  it can read *more* ways: inserts fill way 0 first, and the reordering may read way
-  0's bank last; ``early_exit_reads`` measures it);
-* row hits: each bank keeps its open row (Fig. 6 compares a read's row with the last
-  row of *its bank*), or "per probe": one activation per set probe, the probe's other
-  reads row hits (what Table V's ~87 % row hits under every placement fit). Both are
-  run with the paper rule, as the "timing models" ``paper`` and ``paper_per_probe``;
+  the paper's Table V fits this; ``early_exit`` stops it at the matching way
+  (``match``) or also at a set's first invalid way (``match_or_empty``), in the
+  placement's read order (with Fig. 7's order a stop can come later than in way order:
+  inserts fill way 0 first, and the reordering may read way 0's bank last). Every stop
+  rule is run under the default reading's paper rule (``early_exit_reads``,
+  ``early_exit_cases``, ``early_exit_latency``);
+* row hits: Fig. 6 and Table V's column heads class a read by the nearest read of its
+  bank within the last 4 reads (``paper_window``: a row hit iff that read had its row;
+  none in the window: "b[t] != b[t-4]" whatever the row); or each bank keeps its open
+  row however long ago it was read (``paper``); or one activation per set probe, the
+  probe's other reads row hits (``paper_per_probe``, what Table V's ~87 % row hits
+  under every placement fit). All three are run with the paper rule as "timing
+  models" (the window and per-bank rules give the same latencies: only the classes
+  differ);
 * the strict DDR4 model's penalty over the paper rule is taken apart by switching its
   extra constraints off one at a time (``strict_ablation``);
 * reuse: the stand-in traces re-access few files, so the block-table path is rarely
@@ -51,15 +58,23 @@ from tqdm.auto import tqdm
 import skftl
 from skftl.dram.files import FileStream, file_stream, with_reaccess
 from skftl.dram.hashes import hash_keys
-from skftl.dram.lpmt import Lpmt, LpmtConfig
+from skftl.dram.lpmt import EARLY_EXIT, Lpmt, LpmtConfig
 from skftl.dram.timing import SC_REFRESHES, DramTiming, case_labels, time_stream
 from skftl.errors import ConfigError
 from skftl.io import write_csv
 from skftl.pipeline import workload_for
+from skftl.studies.lpmt.claims import READINGS, model_of
 
 # timing model and row-hit accounting of each run (the dataset's `model` coordinate)
-MODELS = ("paper", "paper_per_probe", "ddr4")
-ROW_HITS = {"paper": "per_bank", "paper_per_probe": "per_probe", "ddr4": "per_bank"}
+MODELS = ("paper", "paper_per_probe", "paper_window", "ddr4")
+ROW_HITS = {
+    "paper": "per_bank",
+    "paper_per_probe": "per_probe",
+    "paper_window": "window",
+    "ddr4": "per_bank",
+}
+# the run the early-exit rules are compared under: the default reading's (a paper rule)
+EARLY_EXIT_MODEL = model_of(READINGS.default)
 # the strict model with its extra constraints switched off one at a time (finding: which of
 # them makes it slower than Fig. 6's rule); DramTiming overrides, ns at the configured clock
 ABLATIONS = ("strict", "no_refresh", "tccd_l_as_s", "no_tras", "no_refresh_tccd_l_as_s")
@@ -67,6 +82,7 @@ ABLATIONS = ("strict", "no_refresh", "tccd_l_as_s", "no_tras", "no_refresh_tccd_
 # `simulate` (one run) stays out: the package's star import would shadow its submodule
 __all__ = [
     "ABLATIONS",
+    "EARLY_EXIT_MODEL",
     "MODELS",
     "ROW_HITS",
     "RunResult",
@@ -92,12 +108,13 @@ def _section(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def timings(sec: dict[str, Any]) -> dict[str, DramTiming]:
-    """The timing of every entry of MODELS: the paper rule (both row-hit accountings) and
+    """The timing of every entry of MODELS: the paper rule (every row-hit accounting) and
     the strict DDR4 model (same clock and Table I)."""
     base = dict(sec.get("timing", {}))
     strict = base | dict(sec.get("strict", {})) | {"model": "ddr4"}
     paper = DramTiming.from_config(base | {"model": "paper"})
-    return {"paper": paper, "paper_per_probe": paper, "ddr4": DramTiming.from_config(strict)}
+    return {"paper": paper, "paper_per_probe": paper, "paper_window": paper,
+            "ddr4": DramTiming.from_config(strict)}  # fmt: skip
 
 
 def ablated(strict: DramTiming, name: str) -> DramTiming:
@@ -168,7 +185,7 @@ def table_config(sec: dict[str, Any], streams: dict[str, FileStream]) -> LpmtCon
         hash=sec["latency_hash"],
         placement="single",
         n_banks=int(sec["n_banks"]),
-        early_exit=bool(sec.get("early_exit", False)),
+        early_exit=str(sec.get("early_exit", "none")),
         insert_on_read=bool(sec.get("insert_on_read", True)),
     )
 
@@ -275,11 +292,13 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     l_occ, l_sec = nan(W, len(s_load)), nan(W, len(s_load))
     g_lat = nan(W, SP, len(s_groups))
     abl_lat = nan(W, SP, len(ABLATIONS))
-    ee_rpl = nan(W, P)
+    E = len(EARLY_EXIT)
+    ee_rpl, ee_lat = nan(W, P, E), nan(W, P, E)
+    ee_cases = np.zeros((W, P, E, n_cases), dtype=np.int64)
     r_lat, r_share = nan(W, SP, len(s_reacc)), nan(W, len(s_reacc))
 
     n_sens = len(s_assoc) + len(s_load) + len(s_banks) + len(s_groups) + len(ABLATIONS)
-    n_runs = W * (H * SP + P * M + P + SP * (n_sens + len(s_reacc)))
+    n_runs = W * (H * SP + P * M + P * (E - 1) + SP * (n_sens + len(s_reacc)))
     bar = tqdm(total=n_runs, desc="lpmt runs", disable=not progress)
 
     def sim(stream: FileStream, c: LpmtConfig, t: DramTiming, homes=None) -> RunResult:
@@ -298,7 +317,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                     for k in occ:
                         occ[k][wi, hi] = 100.0 * r.occupancy[k]
                     sec_sets[wi, hi] = r.occupancy["secondary_sets"]
-        # Tables V, VI, Fig. 8: latency hash, every placement, both timing models
+        # Tables V, VI, Fig. 8: latency hash, every placement, every timing model
         homes = hash_keys(base.hash, st.keys, base.n_sets)
         for pi, pl in enumerate(placements):
             for mi, m in enumerate(MODELS):
@@ -309,8 +328,20 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                 failed[wi, pi, mi] = r.failed
                 if m == "ddr4":
                     refreshes[wi, pi] = r.refreshes
-            c = dataclasses.replace(base, placement=pl, early_exit=not base.early_exit)
-            ee_rpl[wi, pi] = sim(st, c, tms["paper"], homes).reads_per_lookup
+                if m == EARLY_EXIT_MODEL:  # the configured stop rule's row below
+                    ei = EARLY_EXIT.index(base.early_exit)
+                    ee_rpl[wi, pi, ei], ee_lat[wi, pi, ei] = r.reads_per_lookup, r.mean_ns
+                    ee_cases[wi, pi, ei] = r.cases
+            # every other stop rule of a set probe, under the same model
+            for ei, stop in enumerate(EARLY_EXIT):
+                if stop == base.early_exit:
+                    continue
+                c = dataclasses.replace(
+                    base, placement=pl, row_hits=ROW_HITS[EARLY_EXIT_MODEL], early_exit=stop
+                )
+                r = sim(st, c, tms[EARLY_EXIT_MODEL], homes)
+                ee_rpl[wi, pi, ei], ee_lat[wi, pi, ei] = r.reads_per_lookup, r.mean_ns
+                ee_cases[wi, pi, ei] = r.cases
         # sensitivity (paper timing rule unless stated)
         entries = base.n_sets * base.assoc
         for ai, a in enumerate(s_assoc):
@@ -407,8 +438,13 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
                                    "average lookup latency, strict DDR4, vs bank groups"),
         "strict_ablation": var((*spl, "ablation"), abl_lat, "ns",
                                "average lookup latency, strict DDR4 with constraints switched off"),
-        "early_exit_reads": var(("workload", "placement"), ee_rpl, "1",
-                                "DRAM reads per lookup with early_exit switched (paper rule)"),
+        "early_exit_reads": var(("workload", "placement", "early_exit"), ee_rpl, "1",
+                                f"DRAM reads per lookup per stop rule ({EARLY_EXIT_MODEL})"),
+        "early_exit_latency": var(("workload", "placement", "early_exit"), ee_lat, "ns",
+                                  f"average lookup latency per stop rule ({EARLY_EXIT_MODEL})"),
+        "early_exit_cases": var(("workload", "placement", "early_exit", "case"), ee_cases, "1",
+                                f"DRAM reads per Table V class per stop rule "
+                                f"({EARLY_EXIT_MODEL})"),
         "reaccess_latency": var((*spl, "reaccess"), r_lat, "ns",
                                 "average lookup latency vs share of re-access requests added"),
         "reaccess_share": var(("workload", "reaccess"), r_share, "%",
@@ -427,6 +463,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
         "n_banks": s_banks,
         "bank_groups": s_groups,
         "ablation": list(ABLATIONS),
+        "early_exit": list(EARLY_EXIT),
         "reaccess": s_reacc,
     }
     ds = xr.Dataset(data, coords=coords)
