@@ -264,3 +264,22 @@ def test_headline_columns_are_the_issue_s():
     assert C.COLUMNS == ["claim", "where", "statement", "basis", "paper", "ours", "rel_diff",
                          "rule", "direction_held", "magnitude_held", "verdict", "workload_kind",
                          "reading", "note"]  # fmt: skip
+
+
+def test_scale_comparison_puts_runs_side_by_side(tmp_path):
+    from skftl.studies.scorecard import scale_comparison
+
+    head = pd.DataFrame(
+        {
+            "claim": ["a", "b", "c", "d"],
+            "basis": ["prediction", "prediction", "prediction", "input"],
+            "verdict": ["held", "missed", "held", "held"],
+        }
+    )
+    other = tmp_path / "headline.csv"
+    head.assign(verdict=["missed", "missed", "held", "held"]).to_csv(other, index=False)
+    table = scale_comparison({"this": head, "paper": other, "absent": tmp_path / "none.csv"})
+    assert table.loc["this", "held"] == 2 and table.loc["this", "total"] == 3  # predictions
+    assert table.loc["paper", "missed"] == 2
+    absent = next(i for i in table.index if i.startswith("absent: not run"))
+    assert table.loc[absent].isna().all()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -123,6 +123,25 @@ def verdict_counts(head: pd.DataFrame) -> pd.DataFrame:
     """Predictions per workload kind and verdict, of one study's scorecard rows (the claims
     of other bases: :func:`other_bases`)."""
     return _tally(predictions(head), ["workload_kind"])
+
+
+def scale_comparison(heads: Mapping[str, pd.DataFrame | str | Path]) -> pd.DataFrame:
+    """One study's predictions per verdict under several runs side by side (e.g. this run and
+    the paper-scale one, ``runs/paper/results/<study>/headline.csv``), a row per run; a run
+    whose headline file is absent is a row of NaN named so, with how to make it."""
+    rows = {}
+    for label, head in heads.items():
+        if not isinstance(head, pd.DataFrame):
+            path = Path(head)
+            if not path.is_file():
+                rows[f"{label}: not run ({path})"] = pd.Series(dtype=float)
+                continue
+            head = pd.read_csv(path, keep_default_na=False, na_values=[""])
+        preds = predictions(head)
+        rows[label] = preds["verdict"].value_counts().reindex(VERDICTS, fill_value=0)
+    table = pd.DataFrame(rows).T.reindex(columns=list(VERDICTS))
+    table["total"] = table.sum(axis=1, min_count=1)
+    return table
 
 
 def other_bases(head: pd.DataFrame) -> pd.DataFrame:
