@@ -341,7 +341,9 @@ def strict_figure(ds: xr.Dataset) -> plt.Figure:
     both.plot.bar(ax=ax)
     ax.set_ylabel("average lookup latency (ns)")
     ax.set_title(f"paper rule vs strict DDR4 (mean over {mix(ds)})", fontsize=8)
-    ax.tick_params(axis="x", labelrotation=0)
+    ax.tick_params(axis="x", labelrotation=30)
+    plt.setp(ax.get_xticklabels(), ha="right")
+    ax.legend(title="model", fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return fig
 
@@ -367,10 +369,10 @@ def sensitivity_figure(ds: xr.Dataset) -> plt.Figure:
     axes[0].set_xscale("log", base=2)
     axes[2].set_xscale("log", base=2)
     axes[0].legend(fontsize=7)
-    ds["hash_latency"].mean("workload").to_pandas().plot.bar(ax=axes[3])
+    # the same placements and colours as the first panel's legend
+    ds["hash_latency"].mean("workload").to_pandas().plot.bar(ax=axes[3], legend=False)
     axes[3].set_ylabel("latency (ns)")
     axes[3].tick_params(axis="x", labelrotation=45, labelsize=7)
-    axes[3].legend(fontsize=6)
     fig.suptitle(f"sensitivity (mean over {mix(ds)})")
     fig.tight_layout()
     return fig

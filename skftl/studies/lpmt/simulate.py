@@ -532,7 +532,10 @@ def tables(ds: xr.Dataset) -> dict[str, pd.DataFrame]:
                  "bank_groups_latency", "load_set_occupancy", "load_overflow",
                  "strict_ablation", "early_exit_reads", "reaccess_latency",
                  "reaccess_share"):  # fmt: skip
-        out[f"sensitivity_{name}"] = ds[name].to_dataframe().reset_index().round(3)
+        table = ds[name].to_dataframe().reset_index().round(3)
+        # the sweeps' placement dimension is named apart in the dataset (splacement: a subset
+        # of the placements); a reader of the CSV sees a placement
+        out[f"sensitivity_{name}"] = table.rename(columns={"splacement": "placement"})
     return out
 
 
