@@ -11,6 +11,7 @@ from skftl.errors import ConfigError
 from skftl.nand import Ftl, FtlConfig, Geometry
 from skftl.nand import policies_ppb as pp
 from skftl.nand import policies_ppb_sk as pk
+from skftl.nand.core import P_NLISTS
 from skftl.nand.invariants import check_invariants
 from tests.ppb_reference import RefPpbSk, kernel_matches_reference, popcount
 from tests.test_ppb_policy import TIMING, _open_blocks_per_area, ppb_ftl, scenarios
@@ -93,14 +94,14 @@ def test_sk_awareness_keeps_more_block_popcounts_than_ppb():
 
 
 @pytest.mark.parametrize("policy", ["ppb_sk", "sk-ftl"])
-def test_too_few_free_lists_is_a_config_error(policy):
-    """Popcount free lists need n_free_lists >= bits + 1 (the kernel would write past
-    them): a clear error, not a crash."""
+def test_too_few_free_lists_are_raised_to_the_popcount_classes(policy):
+    """Popcount free lists need bits + 1 lists (the kernel would write past fewer): the FTL
+    gives the policy its ``min_free_lists`` whatever the config asks (40 blocks: 6 bits)."""
     cfg = FtlConfig(
         spare_factor=0.35, gc_low_blocks=5, gc_high_blocks=6, n_streams=4, policy=policy
     )
-    with pytest.raises(ConfigError, match="n_free_lists >= 7"):
-        Ftl(Geometry(1, 1, 1, 40, 16, 4096), TIMING, cfg)
+    ftl = Ftl(Geometry(1, 1, 1, 40, 16, 4096), TIMING, cfg)
+    assert int(ftl.state.prm[P_NLISTS]) == 7
 
 
 def test_attach_needs_policy_ppb_sk():
