@@ -10,7 +10,7 @@ blocks (victims from the plane short of free blocks); ``multi_plane`` an operati
 its die's latest command of the same kind on the same page index in another plane if that
 started no earlier than the operation was issued (and the conventional policy keeps a write
 point per plane: host LPNs striped over planes after chips, GC copies in the victim's
-plane).
+plane). A policy's ``migrate`` (never, here) moves a page right after its host read.
 
 Tie-breaks are spelled out: free blocks are used oldest-first per chip; greedy GC takes
 the sealed block with the fewest valid pages and, among equals, the one that has had that
@@ -36,6 +36,7 @@ COUNTERS = (
     "cache_read_hits",
     "cache_write_hits",
     "cache_flushes",
+    "migrations",
 )
 CMD_READ, CMD_PROGRAM, CMD_ERASE, CMD_COPYBACK = 0, 1, 2, -2
 
@@ -161,6 +162,10 @@ class RefFtl:
     def select_block(self, chip, stream, old=-1):
         """``old``: the data's current PPN (-1: unmapped), as the kernel's hook gets it."""
         return self.block_for(chip, stream)
+
+    def migrate(self, lpn, ppn):
+        """The stream to move a page just read to, or -1 (the conventional FTL: never)."""
+        return -1
 
     # --- timing ---------------------------------------------------------------------
     def book(self, chip, ready):
@@ -318,6 +323,9 @@ class RefFtl:
                         chip = ppn // np_ // self.blocks_per_chip
                         self.flash_log.append((chip, 0, ppn % np_, t, 0))
                         d = self.t_read(chip, ppn % np_, t, ppn // np_)
+                        stream = self.migrate(lpn, ppn)
+                        if stream >= 0:
+                            self.migrate_page(lpn, ppn, stream, chip, t, d)
                     else:
                         self.c["unmapped_reads"] += 1
                         d = t
@@ -358,6 +366,32 @@ class RefFtl:
         self.cache[lpn] = stream
         return out
 
+    def make_room(self, chip, t):
+        """GC before a program on ``chip``: below the chip's low watermark, and per plane."""
+        if len(self.free[chip]) < self.gc_low:
+            self.collect(chip, t)
+        if self.plane_gc[0]:
+            for plane in range(self.blocks_per_chip // self.blocks_per_plane):
+                if self.free_in(chip, plane) < self.plane_gc[0]:
+                    self.collect(chip, t, plane)
+
+    def migrate_page(self, lpn, ppn, stream, chip, t, ready):
+        """Move the page just read (``ppn``) to a block of ``stream`` on its chip: GC first
+        (when that moved the page, nothing more), then one program once the read's data is
+        in the controller (``ready``); logged as kind 3, flash-log origin 2."""
+        np_ = self.pages_per_block
+        self.make_room(chip, t)
+        if self.l2p[lpn] != ppn:
+            return
+        self.writing = (lpn, False)
+        blk = self.select_block(chip, stream, ppn)
+        self.invalidate(ppn)
+        new = self.program(blk, lpn)
+        self.log.append((lpn, ppn, new, 3))
+        self.flash_log.append((chip, 1, new % np_, t, 2))
+        self.t_prog(chip, new % np_, ready, blk)
+        self.c["migrations"] += 1
+
     def flash_write(self, lpn, stream, t):
         np_ = self.pages_per_block
         stream = self.write_stream(lpn, stream)
@@ -365,12 +399,7 @@ class RefFtl:
             chip = lpn % self.n_chips
         else:
             chip = min(range(self.n_chips), key=lambda c: (self.chip_free[c], c))
-        if len(self.free[chip]) < self.gc_low:
-            self.collect(chip, t)
-        if self.plane_gc[0]:
-            for plane in range(self.blocks_per_chip // self.blocks_per_plane):
-                if self.free_in(chip, plane) < self.plane_gc[0]:
-                    self.collect(chip, t, plane)
+        self.make_room(chip, t)
         old = self.l2p.get(lpn, -1)
         self.writing = (lpn, False)
         blk = self.select_block(chip, stream, old)

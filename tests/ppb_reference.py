@@ -21,10 +21,14 @@ from tests.test_nand_kernel import (
 
 
 class RefPpb(RefFtl):
-    def __init__(self, *, policy, n_vbs, max_open, hot_cap, iron_cap, cold_reads, **kw):
+    def __init__(
+        self, *, policy, n_vbs, max_open, hot_cap, iron_cap, cold_reads, migrate="none", **kw
+    ):
         super().__init__(**kw)
         self.policy, self.K, self.max_open = policy, n_vbs, max_open
         self.hot_cap, self.iron_cap, self.cold_reads = hot_cap, iron_cap, cold_reads
+        self.migrate_cold = migrate == "cold"
+        self.pending = None  # the LPN the read being served made cold, to migrate
         self.level = {}  # lpn -> 0 icy-cold, 1 cold, 2 hot, 3 iron-hot
         self.reads = {}  # lpn -> reads while in the cold area
         self.hot = OrderedDict()  # LRU: last item = head (most recent)
@@ -88,6 +92,19 @@ class RefPpb(RefFtl):
             if lv == 0 and self.reads[lpn] >= self.cold_reads:
                 self.level[lpn] = 1
                 self.stats["cold_promotions"] += 1
+                if self.migrate_cold and lpn in self.l2p:
+                    self.pending = lpn
+
+    def migrate(self, lpn, ppn):
+        """Cold (stream 1) for data this read made cold, unless it lies in a cold-area block's
+        fastest VB already."""
+        if self.pending != lpn:
+            return -1
+        self.pending = None
+        blk, page = divmod(ppn, self.pages_per_block)
+        if self.stream_of[blk] == 0 and page * self.K // self.pages_per_block == self.K - 1:
+            return -1
+        return 1
 
     def gc_stream(self, lpn, victim_stream):
         return self.level[lpn]
@@ -207,6 +224,7 @@ def kernel_matches_reference(build, ref_cls, sc, **extra) -> None:
             hot_fraction=sc["hot_fraction"],
             iron_hot_fraction=sc["iron_hot_fraction"],
             cold_reads=sc["cold_reads"],
+            migrate=sc["migrate"],
             **extra,
         )
     except ConfigError:
@@ -220,6 +238,7 @@ def kernel_matches_reference(build, ref_cls, sc, **extra) -> None:
         hot_cap=int(ps[pp.H_HOT_CAP]),
         iron_cap=int(ps[pp.H_IRON_CAP]),
         cold_reads=sc["cold_reads"],
+        migrate=sc["migrate"],
         **extra,
     )
     check_against_reference(ftl, ref, sc)

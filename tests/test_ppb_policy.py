@@ -59,6 +59,7 @@ def scenarios(draw, policies=("ppb", "ppb", "ppb_split"), n_vbs=(2, 2, 4, 8), ma
         hot_fraction=draw(st.floats(0.0, 0.3)),
         iron_hot_fraction=draw(st.floats(0.0, 0.2)),
         cold_reads=draw(st.integers(1, 3)),
+        migrate=draw(st.sampled_from(sorted(pp.MIGRATE))),
         n_ops=draw(st.integers(1, 3000)),
         lpn_frac=draw(st.floats(0.05, 1.0)),
         seed=draw(st.integers(0, 2**32 - 1)),

@@ -30,7 +30,14 @@ def tiny_config() -> dict:
         extra_traces=[],
         max_requests=3000,
         synthetic_requests=3000,
-        beyond={"n_vbs": [4], "strict": True, "bloom": True, "sk_allocator": True, "ppb_sk": True},
+        beyond={
+            "n_vbs": [4],
+            "strict": True,
+            "bloom": True,
+            "sk_allocator": True,
+            "ppb_sk": True,
+            "migrate": True,
+        },
         preconditioning={
             "setups": ["fill", "none", "footprint", "warmup", "aged"],
             "fill_seeds": 2,
@@ -65,6 +72,7 @@ def test_study_runs_and_headline_has_paper_numbers(full):
         "ppb_bloom",
         "sk_alloc",
         "ppb_sk",
+        "ppb_migrate_cold",
     ]
     for name, var in full.data_vars.items():
         assert var.attrs.get("units") and var.attrs.get("long_name"), name
@@ -92,6 +100,24 @@ def test_study_runs_and_headline_has_paper_numbers(full):
     assert {"18.56 %", "10 %", "<= 0.0001 %"} <= set(head.paper)
     assert set(head.verdict) <= set(VERDICTS)
     assert "config" in ds.attrs and "skftl_version" in ds.attrs
+
+
+def test_migration_variant(full):
+    """Only the migrating variant moves pages after reads, every program is a host write, a
+    GC copy or a migration, and the notebook's migration table and text come from the run."""
+    from skftl.studies.ppb import figures
+
+    ds = study.at_setup(full)
+    moved = ds.migrations.sel(trace="web", page_size=16384, speed_ratio=2)
+    assert moved.sel(policy="ppb_migrate_cold") > 0
+    assert (ds.migrations.drop_sel(policy="ppb_migrate_cold") == 0).all()
+    extra = ds.flash_programs - (ds.host_writes + ds.gc_copies + ds.migrations)
+    assert np.isfinite(extra.sel(trace="web")).all() and (extra.fillna(0) == 0).all()
+    table = figures.migration_table(full)
+    assert set(table.index.get_level_values("policy")) == {"ppb", "ppb_migrate_cold"}
+    assert (table.programs_per_host_write >= 1).all()
+    text = figures.migration_text(full)
+    assert "ppb_migrate_cold" in text and "migrate: cold" in text
 
 
 def test_setups_side_by_side(full):

@@ -70,7 +70,8 @@ C_CACHE_READ_HITS = 12  # host reads served from the write cache
 C_CACHE_WRITE_HITS = 13  # host writes that overwrote a page still in the write cache
 C_CACHE_FLUSHES = 14  # pages written from the write cache to flash
 C_PREMAPPED = 15  # pages written before a replay because it reads them unwritten (premapped)
-N_CTR = 16
+C_MIGRATIONS = 16  # pages a policy's migrate hook moved after a host read (one program each)
+N_CTR = 17
 # flash reads and programs are not counted in the hot loop: every mapped host read and
 # every GC copy reads one page, and the clock counts programs (see Ftl.counters)
 COUNTER_NAMES = (
@@ -90,6 +91,7 @@ COUNTER_NAMES = (
     "cache_write_hits",
     "cache_flushes",
     "premapped",
+    "migrations",
 )
 
 ERR_DEVICE_FULL = 1  # GC found nothing to reclaim on a chip with no free block
@@ -119,6 +121,7 @@ NO_TIME = -(1 << 62)
 LOG_HOST = 0
 LOG_GC = 1
 LOG_TRIM = 2
+LOG_MIGRATE = 3  # a page moved after a host read (the policy's migrate hook), no host write
 
 # flash-operation log: kind and origin of each operation issued to a chip
 FLASH_READ = 0
@@ -126,6 +129,9 @@ FLASH_PROGRAM = 1
 FLASH_ERASE = 2
 ORIGIN_HOST = 0
 ORIGIN_GC = 1
+# the program of a migration (the policy's migrate hook): its data is the host read's, so it
+# has no read of its own
+ORIGIN_MIGRATE = 2
 
 # reads of never-written (or trimmed) pages; "premapped" is done before the kernel runs
 UNMAPPED_AT_ARRIVAL = 0

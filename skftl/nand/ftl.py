@@ -37,7 +37,8 @@ LogSink = Callable[..., None]
 # on_flash(chip, kind, page, time_ns, origin): views of the drained flash-operation log;
 # kind core.FLASH_READ / FLASH_PROGRAM / FLASH_ERASE, page the index in its block (-1 for an
 # erase), time_ns the issue time (the host operation's arrival; GC operations carry that of
-# the write that triggered them), origin core.ORIGIN_HOST / ORIGIN_GC; in issue order
+# the write that triggered them), origin core.ORIGIN_HOST / ORIGIN_GC / ORIGIN_MIGRATE (the
+# program of a policy's migration); in issue order
 FlashSink = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], None]
 
 

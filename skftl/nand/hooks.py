@@ -38,6 +38,17 @@ Hooks (``S`` is the ``FtlArrays`` state):
 * ``prefetch(S, lpn)`` -> a value loaded from the policy's per-LPN state, added to a sink:
   the kernel calls it in its batched prefetch loops (the next host ops, a GC victim's
   pages) so that the policy's cache misses overlap there instead of stalling each op.
+* ``migrate(S, lpn, ppn)`` -> the stream to move a page to right after a host read of it
+  from flash (``ppn``, mapped; not called for reads served by the write cache or of
+  unmapped pages), or -1 to leave it where it is (default: always -1, and the kernel's
+  migration path compiles away). The kernel then programs the page, whose data is in the
+  controller after the read, into the block ``select_block(S, chip, stream, lpn, ppn,
+  False)`` gives on the page's own chip, garbage-collecting that chip first when it is short
+  of free blocks (if that GC moves the page itself, its copy went where ``gc_stream`` placed
+  it and no second copy is made), invalidates the old copy, logs the update as
+  ``LOG_MIGRATE`` (flash log: a program of origin ``ORIGIN_MIGRATE``) and counts it in
+  ``C_MIGRATIONS``. The program is booked on the chip after the read's transfer: the host
+  read completes as without it, later operations find the chip busy.
 
 Module attributes a policy may define (Python side, read by ``skftl.nand.ftl.Ftl``):
 ``NAME`` (default: the module's name), ``min_free_lists(geometry) -> int`` (free FIFOs per
@@ -83,6 +94,7 @@ HOOKS = (
     "free_list_of",
     "select_victim",
     "prefetch",
+    "migrate",
 )
 
 
@@ -145,6 +157,12 @@ def free_list_of(S, blk):
 @inline
 def prefetch(S, lpn):
     return 0
+
+
+@inline
+def migrate(S, lpn, ppn):
+    """Never: the conventional FTL moves data only when the host rewrites it or GC copies it."""
+    return -1
 
 
 @inline

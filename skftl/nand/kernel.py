@@ -12,7 +12,8 @@ all on the chip's timeline, so the write and everything queued behind it wait. W
 per-plane thresholds (``nand.gc_threshold_scope: plane``) every plane of that chip whose
 free blocks fell below its own low watermark then collects victims of that plane alone
 until it has the plane's high watermark (the chip's watermark stays as the floor that keeps
-a free block for GC copies).
+a free block for GC copies). After a read from flash the policy's ``migrate`` hook may have
+the page moved (``migrate_page``: GC as before a write, then one program).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from skftl.nand.core import (
     C_HOST_READS,
     C_HOST_WRITES,
     C_LOG_N,
+    C_MIGRATIONS,
     C_SINK,
     C_TRIMS,
     C_UNMAPPED_READS,
@@ -41,11 +43,13 @@ from skftl.nand.core import (
     FLASH_READ,
     LOG_GC,
     LOG_HOST,
+    LOG_MIGRATE,
     LOG_TRIM,
     OP_READ,
     OP_WRITE,
     ORIGIN_GC,
     ORIGIN_HOST,
+    ORIGIN_MIGRATE,
     P_BPC,
     P_COPYBACK,
     P_FLOG_CAP,
@@ -192,6 +196,42 @@ def collect(S, chip, t, op_index, plane):
 
 
 @njit
+def migrate_page(S, lpn, ppn, stream, chip, t, ready, op_index):
+    """Move the page the host just read (``ppn``, on ``chip``) to a block of ``stream`` on
+    the same chip, as the policy's ``migrate`` hook asked: GC first when the chip is short
+    of free blocks (as before a host write), then one program of the data the read left in
+    the controller (``ready``: the read's transfer done), booked on the chip's timeline
+    without delaying the read. A real call, not inlined: migrations are rare and the policy's
+    ``select_block`` inlined here once more would lengthen every policy's compile."""
+    if S.free_count[chip] < S.prm[P_GC_LOW]:
+        collect(S, chip, t, op_index, -1)
+        if S.ctr[C_ERROR] != 0:
+            return
+    plane_low = S.prm[P_PLANE_GC_LOW]
+    if plane_low > 0:
+        planes = S.prm[P_PLANES]
+        for pl in range(planes):
+            if S.free_plane[chip * planes + pl] < plane_low:
+                collect(S, chip, t, op_index, pl)
+                if S.ctr[C_ERROR] != 0:
+                    return
+    if S.l2p[lpn] != ppn:
+        # that GC copied the page: the copy went where gc_stream placed it, one move is enough
+        return
+    blk = policy.select_block(S, chip, stream, lpn, ppn, False)
+    if blk < 0:
+        S.ctr[C_ERROR] = ERR_NO_FREE_BLOCK
+        return
+    invalidate(S, ppn)
+    dst = program(S, blk, lpn)
+    page = dst - blk * S.prm[P_NP]
+    log_update(S, lpn, ppn, dst, LOG_MIGRATE, op_index)
+    log_flash(S, chip, FLASH_PROGRAM, page, t, ORIGIN_MIGRATE)
+    flash_prog(S, chip, blk, page, ready)
+    S.ctr[C_MIGRATIONS] += 1
+
+
+@njit
 def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
     """Run page operations ``start..end-1``; returns the index reached. It stops early when
     the mapping-update or flash-operation log could overflow (drain them and call again)
@@ -208,6 +248,9 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
     # victims with few invalid pages free little space each)
     reserve = log_reserve(S)
     flog_cap = S.prm[P_FLOG_CAP]
+    # a read that migrates issues one operation more than the reserve's host operation (its
+    # read, then the program after a GC burst), which the burst leaves room for: a victim
+    # has an invalid page, so it copies at most pages per block - 1
     flog_reserve = flash_log_reserve(S)
     gc_low = S.prm[P_GC_LOW]
     plane_low = S.prm[P_PLANE_GC_LOW]
@@ -255,6 +298,12 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
                     chip = chip_of(S, blk)
                     log_flash(S, chip, FLASH_READ, ppn - blk * np_, t, ORIGIN_HOST)
                     done = flash_read(S, chip, blk, ppn - blk * np_, t)
+                    # -1 always for a policy that never migrates: the branch compiles away
+                    ms = policy.migrate(S, lp, ppn)
+                    if ms >= 0:
+                        migrate_page(S, lp, ppn, ms, chip, t, done, i)
+                        if S.ctr[C_ERROR] != 0:
+                            return i
         elif o == OP_WRITE:
             # the page that goes to flash now: the host's, or with a write cache the one
             # evicted to make room for it (none on a hit or while the cache has room)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from skftl.nand.core import LOG_GC, LOG_HOST, LOG_TRIM, OP_READ, OP_WRITE
+from skftl.nand.core import LOG_GC, LOG_HOST, LOG_MIGRATE, LOG_TRIM, OP_READ, OP_WRITE
 
 
 @numba.njit(cache=True)
@@ -23,7 +23,8 @@ def host_page_positions(l2p, cached, lpn, op, log_lpn, log_new, log_kind, log_op
     trims -> -1. ``l2p`` is the map before the replay and ``cached`` (empty: no write cache)
     says which LPNs the write cache held then (both copied). The log holds the replay's
     updates in order with ``log_op`` their host page op (GC copies precede the host write
-    that triggered them). Raises if log and ops disagree."""
+    that triggered them; a migration, ``LOG_MIGRATE``, and the GC before it follow their
+    host read). Raises if log and ops disagree."""
     m = l2p.copy()
     has_cache = len(cached) > 0
     c = cached.copy()
@@ -38,6 +39,12 @@ def host_page_positions(l2p, cached, lpn, op, log_lpn, log_new, log_kind, log_op
                 p = m[lp]
                 if p >= 0:
                     out[i] = p % pages_per_block
+            # a policy's migration of the page just read, after any GC it triggered
+            while k < n and log_op[k] == i:
+                if log_kind[k] != LOG_GC and log_kind[k] != LOG_MIGRATE:
+                    raise ValueError("mapping log out of step at a read")
+                m[log_lpn[k]] = log_new[k]
+                k += 1
         elif o == OP_WRITE:
             flushed = False
             while k < n and log_op[k] == i:

@@ -1,7 +1,7 @@
 """PPB (Chen et al., DAC'17) as an allocation policy of the NAND kernel (hooks
-``write_stream``, ``gc_stream``, ``on_read``, ``select_block``, ``prefetch``; the contract:
-``skftl.nand.hooks``), and the virtual-block machinery the naive fast/slow split of its
-Fig. 3 (``policies_ppb_split``) and PPB-SK (``policies_ppb_sk``) share.
+``write_stream``, ``gc_stream``, ``on_read``, ``select_block``, ``prefetch``, ``migrate``;
+the contract: ``skftl.nand.hooks``), and the virtual-block machinery the naive fast/slow
+split of its Fig. 3 (``policies_ppb_split``) and PPB-SK (``policies_ppb_sk``) share.
 
 Virtual blocks (Sec. 3.3). A physical block of ``np`` pages is split into ``K`` virtual
 blocks (VBs) of ``np / K`` consecutive pages, VB ``k`` = pages ``[k np/K, (k+1) np/K)``.
@@ -25,8 +25,16 @@ space in the iron-hot VB list), when the hot list does its LRU entry leaves for 
 area. Cold area: an access-frequency table (reads per LPN while in the cold area); an
 entry with at least ``cold_reads`` reads is *cold* (fast VB), else *icy-cold* (slow VB).
 The paper sorts the table; a threshold is the cheap online equivalent of "the frequently
-read part of the table". Level changes move nothing: the data lands on its level's VB class
-only when it is next written by the host or copied by GC (``gc_stream`` = current level).
+read part of the table". By default level changes move nothing: the data lands on its
+level's VB class only when it is next written by the host or copied by GC (``gc_stream`` =
+current level), as Sec. 4.2 says ("only moves data to its new location during update or
+garbage collection operations"). With ``migrate = "cold"`` the cold area moves data
+explicitly, Sec. 3.4's "finally moves the data to its new location" taken literally: the
+read that makes icy-cold data cold (``on_read`` marks its LPN pending) has it programmed
+into the cold area's fast VB class right away (hook ``migrate``; the kernel's
+``migrate_page``), unless it already lies there. The hot area's promotions stay progressive
+(Sec. 3.4: "not immediately moved ... when updating or conducting garbage operations"), and
+the table only ever raises a level (counts never decay), so cold -> icy-cold never occurs.
 
 VB lists (Sec. 3.3.2, Figs. 8-11). Per (chip, area) each VB class ``k`` has one writable
 block (``wp``: the area's list of class ``k`` "has free space") and a FIFO of blocks waiting
@@ -60,7 +68,7 @@ from __future__ import annotations
 import numpy as np
 
 from skftl.errors import ConfigError
-from skftl.nand.core import P_NP, inline, pop_free
+from skftl.nand.core import P_NP, block_of, inline, pop_free
 from skftl.nand.policies_skftl import pop_free_nearest
 
 # --- header words of pstate -----------------------------------------------------------
@@ -93,7 +101,13 @@ H_WANT_FAST = 24  # programs (host + GC) that wanted the fastest class
 H_GOT_FAST = 25  # ... and got it
 H_GOT_FAST_UNWANTED = 26  # programs wanting a slow class that landed in the fastest class
 H_COLD_PROMOTIONS = 27  # icy-cold -> cold on reaching cold_reads
+H_MIGRATE = 28  # MIGRATE value: 1 = the cold area moves data when a read makes it cold
+H_PENDING = 29  # LPN the read being served made cold, to migrate (-1: none)
 HDR = 32
+
+#: ``migrate`` settings (``attach``): none = levels change placement only on update or GC;
+#: cold = the cold area also moves data a read makes cold (module docstring)
+MIGRATE = {"none": 0, "cold": 1}
 
 ICY_COLD, COLD, HOT, IRON_HOT = 0, 1, 2, 3
 LEVEL_NAMES = ("icy_cold", "cold", "hot", "iron_hot")
@@ -124,8 +138,10 @@ def layout(
     hot_capacity: int = 1,
     iron_capacity: int = 1,
     cold_reads: int = 2,
+    migrate: int = 0,
 ) -> np.ndarray:
-    """An initial ``pstate`` for the PPB / naive-split policies."""
+    """An initial ``pstate`` for the PPB / naive-split policies (``migrate``: a ``MIGRATE``
+    value)."""
     n_slots = n_chips * N_AREAS * n_vbs
     off_meta = HDR
     off_link = off_meta + n_lpn
@@ -138,6 +154,7 @@ def layout(
     ps[H_K], ps[H_MAX_OPEN], ps[H_NLPN] = n_vbs, max_open, n_lpn
     ps[H_HOT_CAP], ps[H_IRON_CAP], ps[H_COLD_READS] = hot_capacity, iron_capacity, cold_reads
     ps[H_HOT_HEAD] = ps[H_HOT_TAIL] = ps[H_IRON_HEAD] = ps[H_IRON_TAIL] = _NONE
+    ps[H_MIGRATE], ps[H_PENDING] = migrate, _NONE
     ps[H_OFF_META], ps[H_OFF_LINK], ps[H_OFF_WP] = off_meta, off_link, off_wp
     ps[H_OFF_QH], ps[H_OFF_QT], ps[H_OFF_OPEN], ps[H_OFF_QN] = off_qh, off_qt, off_open, off_qn
     ps[off_wp:off_open] = _NONE  # wp, queue heads and tails
@@ -327,6 +344,24 @@ def on_read(S, lpn, ppn):
         if lv == ICY_COLD and n >= S.pstate[H_COLD_READS]:
             set_level(S, lpn, COLD)
             S.pstate[H_COLD_PROMOTIONS] += 1
+            if S.pstate[H_MIGRATE] and ppn >= 0:
+                # the kernel calls migrate right after this read (mapped pages only)
+                S.pstate[H_PENDING] = lpn
+
+
+@inline
+def migrate(S, lpn, ppn):
+    """The stream to move a page to after its read: COLD when this read made it cold
+    (``on_read``) and it does not already lie in the cold area's fastest VB class, else -1."""
+    if S.pstate[H_PENDING] != lpn:
+        return -1
+    S.pstate[H_PENDING] = _NONE
+    np_ = S.prm[P_NP]
+    blk = block_of(S, ppn)
+    K = S.pstate[H_K]
+    if S.blk_stream[blk] == COLD >> 1 and (ppn - blk * np_) * K // np_ == K - 1:
+        return -1
+    return COLD
 
 
 @inline
@@ -445,9 +480,11 @@ def attach(
     hot_fraction: float = 0.05,
     iron_hot_fraction: float = 0.02,
     cold_reads: int = 2,
+    migrate: str = "none",
 ) -> None:
     """Give an ``Ftl`` built with policy ``ppb``, ``ppb_split`` or ``ppb_sk`` its policy state. List
-    capacities are fractions of the logical pages (the paper gives none)."""
+    capacities are fractions of the logical pages (the paper gives none); ``migrate``: a key
+    of ``MIGRATE`` (the naive split has no cold-area table: it never migrates)."""
     g, c = ftl.geometry, ftl.config
     if ftl.policy.name not in ("ppb", "ppb_split", "ppb_sk"):
         raise ConfigError(
@@ -468,6 +505,8 @@ def attach(
         )
     if cold_reads < 1:
         raise ConfigError(f"ppb: cold_reads must be >= 1, got {cold_reads}")
+    if migrate not in MIGRATE:
+        raise ConfigError(f"ppb: migrate must be one of {', '.join(MIGRATE)}, got {migrate!r}")
     ps = layout(
         n_lpn=ftl.n_lpn,
         n_chips=g.n_chips,
@@ -477,5 +516,6 @@ def attach(
         hot_capacity=max(1, int(hot_fraction * ftl.n_lpn)),
         iron_capacity=max(1, int(iron_hot_fraction * ftl.n_lpn)),
         cold_reads=cold_reads,
+        migrate=MIGRATE[migrate],
     )
     ftl.state = ftl.state._replace(pstate=ps)

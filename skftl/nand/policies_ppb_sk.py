@@ -4,9 +4,9 @@
 
 PPB (``skftl.nand.policies_ppb``) decides everything it decides alone: the level and area
 of a write, the virtual-block class it wants, the VB lists, diversion and when a block is
-opened; a block serves one area, its slow VB fills before its fast VB and levels never
-copy data. SK-awareness (``skftl.nand.policies_skftl``) acts only where PPB leaves a
-choice:
+opened, and whether a read that makes data cold moves it (its ``migrate`` option); a block
+serves one area and its slow VB fills before its fast VB. SK-awareness
+(``skftl.nand.policies_skftl``) acts only where PPB leaves a choice:
 
 * *which free block an area opens*: free blocks sit in SK-FTL's popcount-class lists
   (``free_list_of`` = popcount of the block number) and the area takes the oldest block of
@@ -32,6 +32,7 @@ from skftl.nand import policies_ppb as pp
 from skftl.nand.core import P_NP, inline
 from skftl.nand.policies_ppb import H_K, H_OFF_QH, H_OFF_QN, H_OFF_QT, H_OFF_WP, _slot, vb_select
 from skftl.nand.policies_ppb import gc_stream as gc_stream  # PPB decides levels and streams
+from skftl.nand.policies_ppb import migrate as migrate
 from skftl.nand.policies_ppb import on_read as on_read
 from skftl.nand.policies_ppb import prefetch as prefetch
 from skftl.nand.policies_ppb import write_stream as write_stream

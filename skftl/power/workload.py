@@ -73,10 +73,14 @@ class FtlStreamInfo:
     gc_programs: int
     erases: int
     host_requests: int  # requests replayed to produce the stream
+    # programs of a policy's migrations (origin ORIGIN_MIGRATE: after a host read, no read
+    # of their own); the conventional FTL never migrates
+    migration_programs: int = 0
 
     @property
     def gc_fraction(self) -> float:
         n = self.host_reads + self.host_programs + self.gc_reads + self.gc_programs + self.erases
+        n += self.migration_programs
         return (self.gc_reads + self.gc_programs + self.erases) / n if n else 0.0
 
 
@@ -128,13 +132,14 @@ def ops_from_ftl(
     msb = ((kind == core.FLASH_PROGRAM) & (page % 2 == 1)).astype(np.int64)
     t = np.maximum.accumulate(t)  # slices of an out-of-order trace restart their clock
     arrival = np.round((t - t[0]) * time_scale).astype(np.int64)
-    gc = origin == core.ORIGIN_GC
+    host, gc = origin == core.ORIGIN_HOST, origin == core.ORIGIN_GC
     info = FtlStreamInfo(
-        host_reads=int(((kind == core.FLASH_READ) & ~gc).sum()),
-        host_programs=int(((kind == core.FLASH_PROGRAM) & ~gc).sum()),
+        host_reads=int(((kind == core.FLASH_READ) & host).sum()),
+        host_programs=int(((kind == core.FLASH_PROGRAM) & host).sum()),
         gc_reads=int(((kind == core.FLASH_READ) & gc).sum()),
         gc_programs=int(((kind == core.FLASH_PROGRAM) & gc).sum()),
         erases=int((kind == core.FLASH_ERASE).sum()),
         host_requests=n_req,
+        migration_programs=int((origin == core.ORIGIN_MIGRATE).sum()),
     )
     return OpStream(power_kind, chip, msb, arrival, label or req.meta.label), info

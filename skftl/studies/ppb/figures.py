@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import xarray as xr
+import yaml
 
 from skftl.studies.claims import MissingInput
 from skftl.studies.ppb import claims
@@ -630,3 +631,84 @@ def aged_table(ds: xr.Dataset) -> pd.DataFrame:
     sub = ds[cols].sel(trace=PAPER_TRACES, policy=pols)
     df = sub.to_dataframe()[cols].rename(columns=lambda c: c.removesuffix("_by_pass"))
     return df.unstack("aged_pass").round(2)
+
+
+# --- explicit migration (policy.migrate) ------------------------------------------------------
+def migration_policies(ds: xr.Dataset) -> list[str]:
+    """PPB, then the variant with the other ``policy.migrate`` setting when the run has it."""
+    return ["ppb", *[str(p) for p in ds["policy"].values if str(p).startswith("ppb_migrate_")]]
+
+
+def migration_table(ds: xr.Dataset) -> pd.DataFrame:
+    """PPB with and without explicit migration at the default set-up, per paper trace and
+    page size: host writes, migrations, every program (host, GC, migrations) and programs per
+    host write, erases and GC copies (the same at every speed ratio); then at each ratio the
+    array-time read gain over the conventional FTL on all reads and on the reads of data laid
+    out by preconditioning (which only a migration or a GC copy can move), beside the ceiling
+    if every re-read came from the fastest virtual block."""
+    d0 = at_setup(ds)
+    at = {"trace": PAPER_TRACES, "policy": migration_policies(ds)}
+    counts = ["host_writes", "migrations", "flash_programs", "erases", "gc_copies"]
+    out = d0[counts].sel(**at).isel(speed_ratio=0).drop_vars("speed_ratio").to_dataframe()
+    out = out[counts].reorder_levels(["trace", "page_size", "policy"]).sort_index()
+    out["programs_per_host_write"] = out["flash_programs"] / out["host_writes"]
+    where = out.index.droplevel("policy")
+    for r in ds["speed_ratio"].values:
+        sub = d0.sel(**at, speed_ratio=r)
+        conv = d0.sel(trace=PAPER_TRACES, policy="page", speed_ratio=r).drop_vars("policy")
+
+        def gain(name: str, sub=sub, conv=conv) -> pd.Series:
+            g = 100.0 * (conv[name] - sub[name]) / conv[name]
+            return g.transpose("trace", "page_size", "policy").to_series()
+
+        out[f"gain_all_{r:g}x_%"] = gain("read_array").reindex(out.index)
+        out[f"gain_other_{r:g}x_%"] = gain("read_array_other").reindex(out.index)
+        ceil = ds["read_ceiling_reread"].sel(trace=PAPER_TRACES, speed_ratio=r).to_series()
+        out[f"ceiling_reread_{r:g}x_%"] = ceil.reindex(where).to_numpy()
+    return out.round(3)
+
+
+def migration_text(ds: xr.Dataset, page_size: int = BIG) -> str:
+    """What explicit migration cost and bought, in Markdown, from the run's numbers: per
+    paper trace its migrations, programs and erases beside PPB's without, and the read gains
+    of both against the re-read ceiling over the speed ratios."""
+    pols = migration_policies(ds)
+    if len(pols) < 2:
+        return "This run has no migration variant (`ppb.beyond.migrate: false`)."
+    base, other = pols
+    d0 = at_setup(ds)
+    names = {"ppb": f"PPB (`migrate: {_migrate_of(ds, 'ppb')}`)"}
+    names[other] = f"`{other}` (`migrate: {_migrate_of(ds, other)}`)"
+    lines = []
+    for t in PAPER_TRACES:
+        at = {"trace": t, "page_size": page_size}
+        v = {p: d0.sel(**at, policy=p).isel(speed_ratio=0) for p in pols}
+        w = int(v[base]["host_writes"])
+        moved = {p: int(v[p]["migrations"]) for p in pols}
+        gains = {p: d0["read_array_improvement"].sel(**at, policy=p) for p in pols}
+        ceil = ds["read_ceiling_reread"].sel(**at)
+        parts = []
+        for p in pols:
+            share = f" ({moved[p] / w:.2%} of the host page writes)" if w else ""
+            parts.append(
+                f"{names[p]} migrated {moved[p]} pages{share}, programmed "
+                f"{int(v[p]['flash_programs'])} pages in all ({int(v[p]['gc_copies'])} GC "
+                f"copies) and erased {int(v[p]['erases'])} blocks; its array-time read gain "
+                f"over the conventional FTL is {_span(gains[p])} % over "
+                f"{_span(ds['speed_ratio'], 'g')}x"
+            )
+        lines.append(
+            f"- **{labels(ds)[t]}**, {_kb(page_size)}, {w} host page writes: "
+            + "; ".join(parts)
+            + f". The ceiling if every re-read came from the fastest virtual block is "
+            f"{_span(ceil)} % over the same ratios."
+        )
+    return "\n".join(lines)
+
+
+def _migrate_of(ds: xr.Dataset, policy: str) -> str:
+    """The ``policy.migrate`` setting a PPB variant of the run used."""
+    default = yaml.safe_load(ds.attrs["config"])["ppb"]["policy"].get("migrate", "none")
+    if policy.startswith("ppb_migrate_"):
+        return policy.removeprefix("ppb_migrate_")
+    return str(default)

@@ -207,8 +207,10 @@ def latency_summary(lat_us: np.ndarray, stalled: np.ndarray) -> dict[str, float]
 
 def program_pages(new: np.ndarray, kind: np.ndarray, pages_per_block: int) -> np.ndarray:
     """Page position within its block of every program of a mapping-update log, host
-    writes and GC copies alike (trims excluded)."""
-    prog = (new >= 0) & ((kind == core.LOG_HOST) | (kind == core.LOG_GC))
+    writes, GC copies and migrations alike (trims excluded)."""
+    prog = (new >= 0) & (
+        (kind == core.LOG_HOST) | (kind == core.LOG_GC) | (kind == core.LOG_MIGRATE)
+    )
     return (new[prog] % pages_per_block).astype(np.int32)
 
 

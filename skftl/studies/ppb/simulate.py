@@ -17,7 +17,8 @@ per-page latencies; the placement measures come from the first ratio's mapping-u
 and the other ratios' logs are only checked against it (a signature), not kept. Beside
 mean latencies each replay reports the median and p90 of read requests, the reads that
 arrived during a GC burst on their chip (and the mean without them), and program time
-over host writes alone and over all programs (host + GC), see ``skftl.studies.ppb.measures``.
+over host writes alone and over all programs (host, GC and migrations), see
+``skftl.studies.ppb.measures``.
 
 Policies (``POLICY`` variants): ``page`` = the conventional page-mapped FTL (one write point
 per chip, no hotness); ``ppb_split`` = Fig. 3's naive split (first-stage hot -> fast pages,
@@ -29,9 +30,12 @@ filters instead of the size check as first stage) and ``sk_alloc`` (the ``skrm``
 SK-aware allocator alone on this device: it keeps an updated page's page number, hence its
 speed class) and ``ppb_sk`` (PPB with that allocator where PPB leaves a choice: which free
 block an area opens and which of its blocks in the wanted VB phase is programmed,
-``skftl.nand.policies_ppb_sk``). Beside the NAND metrics every run reports what its
-mapping updates (host writes and GC copies) cost an L2P table on skyrmion racetrack memory
-(the ``skrm`` study's measures, ``skftl.skrm.CostModel`` under PW FTL): the mean 1-bit
+``skftl.nand.policies_ppb_sk``) and ``ppb_migrate_cold`` (PPB with the other
+``policy.migrate`` setting: the cold area moves data a read makes cold right away, or, with
+``migrate: cold`` the default, ``ppb_migrate_none`` without). Beside the NAND metrics every
+run reports what its mapping updates (host writes, GC copies and migrations) cost an L2P
+table on skyrmion racetrack memory (the ``skrm`` study's measures, ``skftl.skrm.CostModel``
+under PW FTL): the mean 1-bit
 difference ``|pop(new) - pop(old)|`` and Hamming distance per update, and the fraction of
 updates that keep the block-number popcount. All variants share the
 device, FTL settings, seeds and traces; the ``trace`` dimension holds the web server (the MSR web_0
@@ -110,17 +114,21 @@ class Variant:
     n_vbs: int = 2
     max_open: int = 2
     identifier: str = "size"
+    migrate: str = "none"  # policies_ppb.MIGRATE key (the PPB family only)
 
     @property
     def precondition_key(self) -> tuple:
         # the identifier only classifies trace writes: preconditioning is identical
-        return (self.policy, self.n_vbs, self.max_open)
+        return (self.policy, self.n_vbs, self.max_open, self.migrate)
 
 
 def variants(section: dict[str, Any]) -> list[Variant]:
     """The paper's three policies, then the beyond-the-paper PPB variants enabled."""
     p = section["policy"]
-    base = Variant("ppb", "ppb", int(p["n_vbs"]), int(p["max_open"]), section["identifier"])
+    migrate = str(p.get("migrate", "none"))
+    base = Variant(
+        "ppb", "ppb", int(p["n_vbs"]), int(p["max_open"]), section["identifier"], migrate
+    )
     out = [
         Variant("page", "page", identifier=section["identifier"]),
         replace(base, name="ppb_split", policy="ppb_split"),
@@ -139,6 +147,9 @@ def variants(section: dict[str, Any]) -> list[Variant]:
         out.append(Variant("sk_alloc", "sk-ftl", identifier=section["identifier"]))
     if beyond.get("ppb_sk", False):
         out.append(replace(base, name="ppb_sk", policy="ppb_sk"))
+    if beyond.get("migrate", False):
+        other = "cold" if migrate == "none" else "none"
+        out.append(replace(base, name=f"ppb_migrate_{other}", migrate=other))
     return out
 
 
@@ -193,6 +204,7 @@ def make_ftl(section: dict[str, Any], page_size: int, variant: Variant) -> Ftl:
             hot_fraction=float(p["hot_fraction"]),
             iron_hot_fraction=float(p["iron_hot_fraction"]),
             cold_reads=int(p["cold_reads"]),
+            migrate=variant.migrate,
         )
     return ftl
 
@@ -296,7 +308,10 @@ METRICS = {
         "mean program time of the pages host writes programmed (page speed only, no queueing; "
         "with a write cache: the pages they evicted)",
     ),
-    "write_array_all": ("us", "mean program time of all programs, host writes and GC copies"),
+    "write_array_all": (
+        "us",
+        "mean program time of all programs: host writes, GC copies and migrations",
+    ),
     "read_array_rewritten": (
         "us",
         "mean array read time of host page reads of data the trace wrote earlier (placed by "
@@ -310,6 +325,14 @@ METRICS = {
     "erases": ("blocks", "blocks erased during the trace replay"),
     "gc_copies": ("pages", "valid pages copied by GC during the trace replay"),
     "host_writes": ("pages", "host page writes"),
+    "migrations": (
+        "pages",
+        "pages moved right after a host read made them cold (policy.migrate: cold)",
+    ),
+    "flash_programs": (
+        "pages",
+        "flash programs during the trace replay (host writes + GC copies + migrations)",
+    ),
     "want_fast": ("pages", "programs (host + GC) whose level wants the fastest VB class"),
     "got_fast": ("pages", "... of which landed in the fastest VB class"),
     "diverted": ("pages", "programs diverted to another VB class than wanted"),
@@ -456,6 +479,8 @@ def _replay(
         "erases": res.counters["erases"],
         "gc_copies": res.counters["gc_copies"],
         "host_writes": res.counters["host_writes"],
+        "migrations": res.counters["migrations"],
+        "flash_programs": res.counters["flash_programs"],
         **placed.costs,
     }
     if stats0 is not None:
