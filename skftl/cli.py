@@ -21,7 +21,7 @@ COMMANDS = {
     "characterise": "skftl.studies.traces.simulate",
     "scorecard": "skftl.studies.scorecard",
     "robustness": "skftl.studies.robustness",
-    "prepare-trace": "skftl.pipeline",
+    "prepare-trace": "skftl.run_traces",
     "replay": "skftl.replay",
 }
 REGISTRARS = tuple(dict.fromkeys(COMMANDS.values()))

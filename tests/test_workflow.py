@@ -357,7 +357,7 @@ def test_a_notebook_reruns_when_a_cell_changes_not_when_outputs_are_saved(tmp_pa
     planned); an edited cell or tag changes it."""
     import nbformat
 
-    from skftl.pipeline import notebook_digest
+    from skftl.notebooks import notebook_digest
 
     src = tmp_path / "nb.ipynb"
     nb = nbformat.read(ROOT / "notebooks" / "10_ftl_validation.ipynb", as_version=4)
@@ -470,7 +470,7 @@ def test_every_study_job_has_measured_resources() -> None:
 def test_slurm_profile_works_without_job_accounting(tmp_path: Path, monkeypatch) -> None:
     """The profile runs on SLURM; without accounting (sacct answers 'accounting storage is
     disabled') the workflow switches the plugin's status query to squeue at start."""
-    from skftl.pipeline import sacct_unusable
+    from skftl.slurm import sacct_unusable
 
     profile = yaml.safe_load((ROOT / "workflow/profiles/slurm/config.v8+.yaml").read_text())
     assert profile["executor"] == "slurm"

@@ -24,7 +24,7 @@ import yaml
 from skftl.errors import ConfigError
 
 #: keys of ``traces:`` that decide which trace each workload is, where its cached copy is and
-#: how stand-ins are made: every study reads them (through :func:`skftl.pipeline.workload_for`);
+#: how stand-ins are made: every study reads them (through :func:`skftl.run_traces.workload_for`);
 #: the other keys of the section (``synthetic``, ``paper_rows``, ``page_size``) are the traces
 #: study's own
 TRACE_SET_KEYS = (

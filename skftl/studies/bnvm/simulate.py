@@ -21,7 +21,7 @@ from skftl.pcm import GROUPINGS, IDLE_PICKS, LogPolicy, PCMDevice, prepare_pages
 from skftl.pcm.device import PAGE_ENTRY_BYTES
 from skftl.pcm.schemes import FLUSH_ROUNDS
 from skftl.pcm.simulate import PagedTrace, PCMResult, active_span_s, paged_from_lpns
-from skftl.pipeline import workload_for
+from skftl.run_traces import workload_for
 from skftl.studies.bnvm.split import split_experiment
 from skftl.traces.requests import Requests
 from skftl.traces.workload import check_candidates

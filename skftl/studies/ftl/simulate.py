@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 import skftl
 from skftl.nand import Ftl, result_dataset
 from skftl.nand.validation import uniform_waf
-from skftl.pipeline import workload_for
+from skftl.run_traces import workload_for
 from skftl.traces.pages import page_span
 
 __all__ = ["waf_sweep", "trace_latency", "run"]

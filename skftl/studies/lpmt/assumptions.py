@@ -53,11 +53,11 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "row per bank beyond the window. A set index built from binary folding. Argued in "
         "notebook 02_lpmt, 'The readings'. Rescored from the one dataset (no rerun).",
         sources="`paper_layouts` / `spread` (no suffix): each bank keeps its open row "
-        "however long ago it was read, an open-page DRAM's behaviour (issue 35, item 9: the "
-        "earlier default; Fig. 6's rule gives it the same latencies, other classes); "
+        "however long ago it was read, an open-page DRAM's behaviour ("
+        "Fig. 6's rule gives it the same latencies, other classes); "
         "`spread`: Sec. 2.2's sentence applied to both four-bank rows (two consecutive ways "
         "per bank); `+per_probe`: one activation per set probe, what Table V's ~87 % row hits "
-        "under every placement fit (issue 35, item 7); `+ddr4`: the cited part's datasheet "
+        "under every placement fit; `+ddr4`: the cited part's datasheet "
         "(Micron MT40A512M8, the paper's [27]) command by command; `decimal_folding`: the "
         "digit-group folding of the examples of the paper's [29].",
         claims=(
@@ -86,7 +86,7 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         "activation, and Table VI's WebSearch single-bank latencies 6.8-7.1 reads per lookup "
         "(notebook 02_lpmt, 'The paper against its own numbers'); the stop rules that read "
         "fewer are the alternatives.",
-        sources="Issue 35, item 8: the paper's WebSearch single-bank latencies (69.47-71.14 "
+        sources="The paper's WebSearch single-bank latencies (69.47-71.14 "
         "ns, Table VI) imply 6.8-7.1 reads per lookup at tCK 1.5 ns, fewer than one 8-way "
         "probe. `match`: a set-associative lookup stops at the matching way; `match_or_empty`: "
         "it also stops, in a set without the key, at the first invalid way (inserts fill way "
@@ -109,7 +109,7 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
         sources="1.875 ns: the slow end of CL 9's tCK range in the MT40A512M8 speed-bin "
         "table (1.5-1.9 ns; the DDR4-1066 clock). 1.25 ns: DDR4-1600, the slowest standard "
         "DDR4 data rate and the datasheet column the strict model takes its ns limits from "
-        "(Table I's CL 9 is below that bin's tAA there); the arithmetic of issue 35, item 8 "
+        "(Table I's CL 9 is below that bin's tAA there); its arithmetic "
         "(first read 23 cycles, the others 4) then gives Table VI's WebSearch single-bank "
         "latencies 9.1-9.5 reads per lookup, at least one full 8-way probe (6.8-7.1 at 1.5 "
         "ns). Under Fig. 6's rule every latency scales with tCK: only the nanosecond values "

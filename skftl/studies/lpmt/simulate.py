@@ -62,7 +62,7 @@ from skftl.dram.lpmt import EARLY_EXIT, Lpmt, LpmtConfig
 from skftl.dram.timing import SC_REFRESHES, DramTiming, case_labels, time_stream
 from skftl.errors import ConfigError
 from skftl.io import write_csv
-from skftl.pipeline import workload_for
+from skftl.run_traces import workload_for
 from skftl.studies.lpmt.claims import READINGS, model_of
 
 # timing model and row-hit accounting of each run (the dataset's `model` coordinate)

@@ -28,7 +28,6 @@ from skftl.config import REPO_ROOT
 from skftl.errors import ConfigError, UnknownTraceError
 from skftl.nand import Ftl, Geometry, resolve_nand
 from skftl.nand.ftl import flash_log_reserve
-from skftl.pipeline import workload_for
 from skftl.power.device import CHANNEL_ARBITRATIONS, OP_PROGRAM, OP_READ, TYPE_NAMES, Device
 from skftl.power.kernel import A_CHAN
 from skftl.power.profiles import (
@@ -43,6 +42,7 @@ from skftl.power.sim import DCC_MODELS, OpStream, SimResult, Tables, build_table
 from skftl.power.tokens import TokenModel, latency_overhead_cycles
 from skftl.power.variants import device_profiles, profile_variant
 from skftl.power.workload import FtlStreamInfo, from_nand_ops, ops_from_ftl, ops_from_requests
+from skftl.run_traces import workload_for
 from skftl.traces.nand_ops import mtpm_ops
 from skftl.traces.workload import check_candidates, configured_candidates
 

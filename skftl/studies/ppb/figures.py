@@ -288,7 +288,7 @@ def readings_bars(ds: xr.Dataset) -> plt.Figure:
     return fig
 
 
-# --- preconditioning set-ups and latency statistics (issue #16) ------------------------------
+# --- preconditioning set-ups and latency statistics ------------------------------------------
 def setups_bars(ds: xr.Dataset, policy: str = "ppb", page_size: int = BIG) -> plt.Figure:
     """PPB's read improvement (%) under each preconditioning set-up, per paper trace: array
     time (bars, one per speed ratio) and request latency (markers)."""

@@ -1,4 +1,4 @@
-"""Measures of the `ppb` study beyond mean latencies (issue #16): what share of a trace's
+"""Measures of the `ppb` study beyond mean latencies: what share of a trace's
 reads a write-time placement can speed up at all, the ceiling that leaves, which reads
 waited behind garbage collection, and program time over all programs (host and GC).
 

@@ -1,4 +1,4 @@
-"""Preconditioning set-ups of the `ppb` study (issue #16). The paper says nothing about the
+"""Preconditioning set-ups of the `ppb` study. The paper says nothing about the
 state of the drive before a trace, so each choice is run and reported side by side:
 
 - ``none``: a fresh drive; reads of pages the trace never wrote find nothing to read and

@@ -61,7 +61,7 @@ from skftl.nand.ftl import flash_log_reserve, log_reserve
 from skftl.nand.hotness import identify
 from skftl.nand.placement import host_page_positions
 from skftl.nand.policies_skftl import block_bits, skftl_pstate
-from skftl.pipeline import load_by_id, real_trace_names, workload_for
+from skftl.run_traces import load_by_id, real_trace_names, workload_for
 from skftl.skrm.model import PW_FTL, CostModel, Layout
 from skftl.studies.ppb import measures
 from skftl.studies.ppb.measures import read_shares

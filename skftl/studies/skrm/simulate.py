@@ -36,7 +36,7 @@ from skftl.errors import ConfigError, UnknownTraceError
 from skftl.nand import Geometry, Timing, resolve_nand
 from skftl.nand.core import OPEN
 from skftl.nand.policies_skftl import FIRST_WRITE, ROWS
-from skftl.pipeline import workload_for
+from skftl.run_traces import workload_for
 from skftl.skrm import CostModel, Layout, OpCosts, Scheme, ablation_schemes
 from skftl.skrm.model import OPS, PAPER_SCHEMES
 from skftl.skrm.nand_side import LIST_WIDE, make_ftl

@@ -15,7 +15,7 @@ from typing import Any
 import xarray as xr
 import yaml
 
-from skftl.pipeline import SYNTHETIC_PREFIX
+from skftl.run_traces import SYNTHETIC_PREFIX
 from skftl.studies.claims import Claim, MissingInput, Readings, Value
 
 # LPMT paper, Table III: request size (KB), read %, sequential read %, sequential write %.

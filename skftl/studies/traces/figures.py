@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import xarray as xr
 
-from skftl.pipeline import SYNTHETIC_PREFIX
+from skftl.run_traces import SYNTHETIC_PREFIX
 from skftl.traces.requests import Requests
 from skftl.traces.stats import address_time_histogram, size_cdf
 

@@ -22,7 +22,7 @@ from tqdm.auto import tqdm
 import skftl
 from skftl.config import load_config
 from skftl.io import write_netcdf
-from skftl.pipeline import load_by_id, real_trace_names, synthetic_trace_ids
+from skftl.run_traces import load_by_id, real_trace_names, synthetic_trace_ids
 from skftl.studies.provenance import scope, stamp
 from skftl.studies.scorecard import write_scored
 from skftl.traces.stats import characterise_many

@@ -1,5 +1,7 @@
-"""Glue between config/config.yaml and the Snakemake workflow: which traces a run uses, and
-the locate-or-fetch -> convert/cache step that the workflow runs once per real trace."""
+"""The traces a run uses, read from its config (config/config.yaml): which real traces and
+synthetic presets, a trace by workflow id, a study's workload with the run's folders, cache
+and seed, and the locate-or-fetch -> convert/cache step the workflow runs once per real trace
+(command ``skftl prepare-trace``)."""
 
 from __future__ import annotations
 
@@ -101,51 +103,6 @@ def prepare_trace(
     }
     write_text(json.dumps(info, indent=2) + "\n", manifest)
     return info
-
-
-def notebook_digest(path: str | Path) -> str:
-    """sha256 of a notebook's cells without outputs, execution counts and metadata (only the
-    kernelspec and cell tags, e.g. papermill's ``parameters``, count): the workflow reruns a
-    notebook when this changes, so JupyterLab's autosave of outputs or metadata plans no rerun
-    while an edited cell does."""
-    import hashlib
-
-    import nbformat
-
-    nb = nbformat.read(str(path), as_version=4)
-    kept = {
-        "kernelspec": nb.metadata.get("kernelspec"),
-        "cells": [
-            (c.cell_type, c.source, c.get("metadata", {}).get("tags") or []) for c in nb.cells
-        ],
-    }
-    return hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()
-
-
-def sacct_unusable(timeout_s: float = 20) -> str | None:
-    """Why SLURM's ``sacct`` cannot report job states here (None when it can). Without job
-    accounting (no slurmdbd) ``sacct`` exists but only answers "Slurm accounting storage is
-    disabled"; the SLURM executor plugin, polling it, would wait forever for finished jobs."""
-    import shutil
-    import subprocess
-
-    if shutil.which("sacct") is None:
-        return "no sacct command"
-    try:
-        res = subprocess.run(
-            ["sacct", "--noheader", "-X", "--starttime", "now"],
-            capture_output=True,
-            text=True,
-            timeout=timeout_s,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"sacct failed ({type(exc).__name__})"
-    answer = (res.stdout + res.stderr).strip()
-    if "accounting storage is disabled" in answer.lower():
-        return "SLURM job accounting is disabled (sacct: " + answer.splitlines()[0] + ")"
-    if res.returncode != 0:
-        return f"sacct exits with {res.returncode}: {answer.splitlines()[0] if answer else ''}"
-    return None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
