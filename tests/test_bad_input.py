@@ -203,7 +203,7 @@ def test_offset_plus_size_overflow_is_rejected(write_trace, cache_dir):
     "fname,text,line,value",
     [
         ("filetime0.csv", "0,web,0,Write,0,4096,1\n" + GOOD_MSR, 2, "128166385365934025"),
-        ("heimdall.trace", GOOD_HEIMDALL + "1e300 0 0 4096 1\n", 2, "1e300"),
+        ("heimdall.trace", GOOD_HEIMDALL + "1.0e300 0 0 4096 1\n", 2, "1.0e300"),
         ("spc.spc", GOOD_SPC + "0,1,512,r,1e20\n", 2, "1e20"),
         ("backwards.spc", GOOD_SPC + "0,1,512,r,-4e8\n", 2, "-4e8"),
         ("nexus5.txt", GOOD_NEXUS5 + GOOD_NEXUS5.replace("1400000000.5", "99999999999"), 2,

@@ -39,6 +39,8 @@ def _valid(f: formats.Field) -> st.SearchStrategy[str]:
         return st.sampled_from([str(k) for k in f.ops])
     if f.kind == "float":
         return st.floats(-1e3, 1e9, allow_nan=False).map(repr) | st.integers(0, 10**6).map(str)
+    if f.kind == "pointed":
+        return st.floats(0, 1e9, allow_nan=False).map(lambda x: f"{x:.3f}")
     if f.kind == "decimal":
         return st.decimals(0, 10**10, places=9, allow_nan=False).map(str)
     if f.kind == "skip":
@@ -128,3 +130,54 @@ def test_arbitrary_input_gives_requests_or_a_trace_format_error(
         assert err.reason != "could not parse", str(err)  # the line loop disagreed
         return
     _check_requests(req)
+
+
+@st.composite
+def valid_lines(draw, spec: formats.FormatSpec) -> list[str]:
+    """1-6 lines of ``spec`` whose every field is valid (within its bounds), times from 0."""
+    fields = [
+        st.just("0.000" if f.kind == "pointed" else "0") if f.name == spec.time else _valid(f)
+        for f in spec.fields
+    ]
+    first = draw(st.tuples(*fields).map(spec.delimiter.join))
+    rest = draw(st.lists(st.tuples(*[_valid(f) for f in spec.fields]), max_size=5))
+    return [first, *(spec.delimiter.join(r) for r in rest)]
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(data=st.data(), switch_names=st.permutations(formats.FORMAT_NAMES))
+def test_a_file_that_switches_format_is_refused_at_a_line(tmp_path, data, switch_names):
+    """Lines of one format followed by lines of another (a trace appended to another) are
+    never read as requests: the reader names a line of the file."""
+    first, second = (formats.FORMATS[n] for n in switch_names[:2])
+    head = data.draw(valid_lines(first))
+    tail = data.draw(valid_lines(second))
+    lines = [*head, *tail]
+    path = tmp_path / "t"
+    path.write_text("\n".join(lines) + "\n")
+    try:
+        readers.read_trace(path)
+    except TraceFormatError as err:
+        assert err.line is None or 1 <= err.line <= len(lines), (err.line, len(lines))
+        assert err.reason != "could not parse", str(err)
+        return
+    raise AssertionError(f"{first.name} then {second.name} was read as one trace")
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(arrivals=st.lists(st.integers(-(10**12), 10**12), min_size=1, max_size=6))
+def test_mqsim_arrival_times_are_never_negative(tmp_path, arrivals):
+    """An MQSim trace with a negative arrival is refused at its first such line."""
+    path = tmp_path / "t.trace"
+    path.write_text("".join(f"{t} 0 8 8 1\n" for t in arrivals))
+    bad = [i for i, t in enumerate(arrivals, start=1) if t < 0]
+    try:
+        req = readers.read_trace(path, "mqsim")
+    except TraceFormatError as err:
+        assert bad and err.line == bad[0], (err.line, bad)
+        assert "arrival_ns must be >= 0" in err.reason
+        return
+    assert not bad
+    assert len(req) == len(arrivals)

@@ -191,6 +191,31 @@ def test_fmt_override(write_trace):
     assert err.value.line == 1 and err.value.value == "0.000"
 
 
+def test_heimdall_then_mqsim_lines_are_refused_where_the_format_switches(write_trace):
+    # Heimdall prints every arrival with a decimal point; MQSim's integer ns would otherwise
+    # be read as milliseconds
+    path = write_trace("h", "0.000 0 4096 4096 1\n1.500 0 0 512 0\n2000000 0 8 8 1\n")
+    with pytest.raises(TraceFormatError, match="no decimal point") as err:
+        read_trace(path)
+    assert (err.value.line, err.value.value) == (3, "2000000")
+    assert "switches to another format" in err.value.reason
+
+
+def test_negative_mqsim_arrival_is_refused(write_trace):
+    with pytest.raises(TraceFormatError, match="arrival_ns must be >= 0") as err:
+        read_trace(write_trace("m", "0 0 8 8 1\n-1500 0 0 1 0\n"), fmt="mqsim")
+    assert (err.value.line, err.value.value) == (2, "-1500")
+
+
+def test_out_of_range_integer_is_named_as_such(write_trace):
+    big = str(2**63)
+    with pytest.raises(TraceFormatError, match="lba out of range") as err:
+        read_trace(write_trace("m", f"0 0 8 8 1\n10 0 {big} 1 0\n"), fmt="mqsim")
+    assert (err.value.line, err.value.value) == (2, big)
+    with pytest.raises(TraceFormatError, match="lba is not an integer"):
+        read_trace(write_trace("n", "0 0 8 8 1\n10 0 eight 1 0\n"), fmt="mqsim")
+
+
 @pytest.mark.parametrize("compression", [None, "gzip", "bz2"])
 def test_compression_is_transparent(write_trace, compression):
     req = read_trace(write_trace("t", SPC, compression))

@@ -36,6 +36,9 @@ class Field:
     - ``int``: integer (pyarrow also accepts ``0x`` hex), within ``min_value`` and
       ``max_value`` where set;
     - ``float``: finite decimal number;
+    - ``pointed``: finite decimal number written with a decimal point (Heimdall's "0.000"):
+      a format whose writer always prints one, so a value without it is a line of another
+      format (an MQSim integer-ns arrival) appended to the file;
     - ``decimal``: non-negative decimal seconds, converted to ns exactly (no float);
     - ``op``: text token mapped (case-insensitively) to is_write by ``ops``;
     - ``intop``: integer mapped to is_write by ``ops``;
@@ -147,7 +150,7 @@ FORMATS: dict[str, FormatSpec] = {
             "type(1=read,0=write)",
             delimiter=" ",
             fields=(
-                Field("arrival_ns", "int"),
+                Field("arrival_ns", "int", _NONNEG),
                 Field("device", "int", _NONNEG),
                 Field("lba", "int", _NONNEG),
                 Field("size", "int", _POS),
@@ -168,7 +171,7 @@ FORMATS: dict[str, FormatSpec] = {
             "op(1=read,0=write)",
             delimiter=" ",
             fields=(
-                Field("arrival_ms", "float"),
+                Field("arrival_ms", "pointed"),
                 Field("device", "int", _NONNEG),
                 Field("offset", "int", _NONNEG),
                 Field("size", "int", _POS),
@@ -272,10 +275,17 @@ def check_field(f: Field, text: str) -> str | None:
     """Why ``text`` is not a valid value of field ``f`` (None when it is)."""
     if f.kind == "skip":
         return None
-    if f.kind == "float":
+    if f.kind in ("float", "pointed"):
         if not _FLOAT_RE.fullmatch(text):
             return f"{f.name} is not a number"
-        return None if math.isfinite(float(text)) else f"{f.name} is not finite"
+        if not math.isfinite(float(text)):
+            return f"{f.name} is not finite"
+        if f.kind == "pointed" and "." not in text:
+            return (
+                f"{f.name} has no decimal point: this format writes one in every line, so the "
+                "file switches to another format here"
+            )
+        return None
     if f.kind == "decimal":
         match = _DECIMAL_RE.match(text)
         if not match:
@@ -287,6 +297,8 @@ def check_field(f: Field, text: str) -> str | None:
         return None
     value = _parse_int(text)  # int, intop, flags
     if value is None:
+        if _INT_RE.fullmatch(text):
+            return f"{f.name} out of range (a 64-bit integer holds -2^63 .. 2^63-1)"
         return f"{f.name} is not an integer"
     if f.kind == "intop" and value not in f.ops:
         return f"unknown {f.name} (expected one of {', '.join(map(str, f.ops))})"
@@ -303,7 +315,7 @@ def _number(f: Field, text: str) -> float:
         match = _DECIMAL_RE.match(text)
         assert match is not None
         return int(match["s"]) * 1e9 + int((match["f"] or "").ljust(9, "0"))
-    return float(text) if f.kind == "float" else _parse_int(text) or 0
+    return float(text) if f.kind in ("float", "pointed") else _parse_int(text) or 0
 
 
 def line_time_ns(spec: FormatSpec, line: str) -> float:

@@ -151,6 +151,7 @@ def _column_types(spec: FormatSpec) -> dict[str, pa.DataType]:
         "intop": pa.int64(),
         "flags": pa.int64(),
         "float": pa.float64(),
+        "pointed": pa.string(),
         "decimal": pa.string(),
         "op": pa.dictionary(pa.int32(), pa.string()),
     }
@@ -188,8 +189,12 @@ def _convert_block(spec: FormatSpec, batch: pa.RecordBatch) -> dict[str, np.ndar
         if f.kind == "decimal":
             out[f.name] = _decimal_to_ns(arr)
             continue
+        if f.kind == "pointed":
+            if not pc.all(pc.match_substring(arr, ".")).as_py():
+                raise _BadBlock
+            arr = pc.cast(arr, pa.float64())
         values = to_numpy(arr)
-        if f.kind == "float":
+        if f.kind in ("float", "pointed"):
             if not np.isfinite(values).all():
                 raise _BadBlock
         elif f.kind == "intop":
