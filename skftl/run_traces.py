@@ -10,7 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from skftl.config import cache_dir, load_config, raw_dir, search_dirs
+from skftl.config import cache_dir, load_config, raw_dir, search_dirs, trace_dirs
+from skftl.errors import ConfigError
 from skftl.io import write_text
 
 SYNTHETIC_PREFIX = "syn-"
@@ -28,6 +29,25 @@ def real_trace_names(cfg: dict[str, Any]) -> list[str]:
     names = [k.name for k in registry.list_known()] if wanted == "all" else list(wanted or [])
     fetch = bool(section.get("fetch", False)) and wanted != "all"
     return [n for n in names if fetch or registry.locate(n, dirs) is not None]
+
+
+def missing_trace_folders(cfg: dict[str, Any]) -> str | None:
+    """What is wrong with the run's trace folders, or None: the folders of
+    ``traces.trace_dirs`` (and ``SKFTL_TRACE_DIRS``) that do not exist (every study looks for
+    its real traces there, whatever ``traces.real`` selects for the traces study). Raises
+    ConfigError under ``traces.missing_trace_dirs: error``."""
+    section = cfg.get("traces") or {}
+    missing = [d for d in trace_dirs(cfg) if not d.is_dir()]
+    if not missing:
+        return None
+    where = ", ".join(str(d) for d in missing)
+    text = (
+        f"traces.trace_dirs: no folder {where}; every real trace looked for there is missing "
+        "and its workload uses the synthetic stand-in"
+    )
+    if section.get("missing_trace_dirs", "warn") == "error":
+        raise ConfigError(f"{text} (traces.missing_trace_dirs: error)")
+    return text
 
 
 def synthetic_trace_ids(cfg: dict[str, Any]) -> list[str]:

@@ -331,9 +331,9 @@ def test_unknown_trace_in_traces_workloads_names_the_key():
         configured_candidates("msr_web", {"traces": {"workloads": {"msr_web": ["web0"]}}})
 
 
-def test_missing_trace_folder_is_recorded_loudly(tmp_path):
-    """The documented fallback (synthetic stand-in) stays, but the dataset's attributes and
-    every scored claim's note say the trace folder does not exist."""
+def test_missing_trace_folder_is_recorded_loudly(tmp_path, capsys):
+    """The documented fallback (synthetic stand-in) stays, but stderr, the dataset's
+    attributes and every scored claim's note say the trace folder does not exist."""
     from skftl.studies.cli import run_study
 
     missing = tmp_path / "no-such-traces"
@@ -342,11 +342,25 @@ def test_missing_trace_folder_is_recorded_loudly(tmp_path):
     path.write_text(yaml.safe_dump(cfg))
     with pytest.warns(UserWarning, match="do NOT exist"):
         nc = run_study("bnvm", path, tmp_path / "out", progress=False)
-    attrs = xr.open_dataset(nc).attrs["trace_verification"]
+    assert f"skftl: warning: traces.trace_dirs: no folder {missing}" in capsys.readouterr().err
+    all_attrs = xr.open_dataset(nc).attrs
+    assert f"no folder {missing}" in all_attrs["trace_dirs_missing"]
+    attrs = all_attrs["trace_verification"]
     assert "nexus5_A: synthetic" in attrs and f"do NOT exist: {missing}" in attrs
     headline = pd.read_csv(tmp_path / "out" / "headline.csv", keep_default_na=False)
     evaluated = headline[~headline.verdict.isin(["not modelled", "not evaluated"])]
     assert len(evaluated) and evaluated.note.str.contains(f"do NOT exist: {missing}").all()
+
+
+def test_missing_trace_folder_can_be_refused_before_running(tmp_path, capsys):
+    missing = tmp_path / "no-such-traces"
+    cfg = _tiny(traces__trace_dirs=[str(missing)], traces__missing_trace_dirs="error")
+    path = tmp_path / "cfg.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    assert main(["--config", str(path), "run", "bnvm", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert f"traces.trace_dirs: no folder {missing}" in err and "missing_trace_dirs: error" in err
+    assert "Traceback" not in err and not (tmp_path / "o").exists()
 
 
 def test_unknown_config_key_is_a_clear_error(tmp_path, capsys):

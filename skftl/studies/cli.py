@@ -8,11 +8,13 @@ import argparse
 import ast
 import importlib.util
 import re
+import sys
 import textwrap
 from pathlib import Path
 
 from skftl.config import config_comments, load_config
 from skftl.io import clean_stale_temporaries, writable_or_raise, write_csv, write_netcdf
+from skftl.run_traces import missing_trace_folders
 from skftl.studies.provenance import scope, stamp
 from skftl.studies.registry import STUDIES, study_module
 from skftl.studies.scorecard import write_scored
@@ -25,6 +27,9 @@ def run_study(
     from skftl.traces.loader import reset_verification_log, verification_log
 
     cfg = load_config(config_path)
+    folders = missing_trace_folders(cfg)
+    if folders:
+        print(f"skftl: warning: {folders}", file=sys.stderr)
     module = study_module(study)
     out_dir = Path(out_dir)
     writable_or_raise(out_dir)  # before the run: a study's work is not computed to be lost
@@ -34,6 +39,8 @@ def run_study(
     stamp(ds.attrs, cfg, study)
     # every trace the run read or generated, with how it was verified
     ds.attrs["trace_verification"] = "; ".join(f"{k}: {v}" for k, v in verification_log().items())
+    if folders:
+        ds.attrs["trace_dirs_missing"] = folders
     clean_stale_temporaries(out_dir)  # left by a run that was killed
     nc = write_netcdf(ds, out_dir / f"{study}.nc")
     write_scored(study, ds, out_dir)
