@@ -159,10 +159,103 @@ def validate(cfg: Mapping[str, Any], layers: Layers | None = None) -> None:
     # JSON Schema's numbers include .inf and .nan, which no key of ours means
     for parts, value in _non_finite(cfg):
         lines.append(f"{_source(layers or [], parts)}: {key_path(parts)}: {value} is not finite")
+    if not lines:  # sizes only of a config whose types are right
+        for parts, message in size_problems(cfg):
+            lines.append(f"{_source(layers or [], parts)}: {key_path(parts)}: {message}")
     if not lines:
         _VALID.add(digest)
         return
     raise ConfigError("invalid config:\n  " + "\n  ".join(lines))
+
+
+def validate_sections(cfg: Mapping[str, Any], origin: str = "<config>") -> None:
+    """Check the values of the sections ``cfg`` holds (a study's scope, or a config a
+    notebook changed after loading it) against their schema and the size checks, as
+    :func:`validate` checks a whole config, keys left out excepted; ``origin`` names where
+    the values came from."""
+    root = schema()
+    partial = {
+        **{k: v for k, v in root.items() if k not in ("required", "properties")},
+        "properties": {k: root["properties"][k] for k in cfg if k in root["properties"]},
+    }
+    digest = json.dumps(cfg, sort_keys=True, default=repr)
+    if digest in _VALID:
+        return
+    validator = _validator().__class__(partial)
+    # a study's scope leaves out the keys it does not read: a missing key is not an error
+    # here (the study's own read of it would fail), a wrong value is
+    errors = [e for e in validator.iter_errors(cfg) if e.validator != "required"]
+    errors.sort(key=lambda e: [str(p) for p in e.path])
+    lines = [f"{origin}: {key_path(p)}: {m}" for p, m in map(_explain, errors)]
+    lines += [f"{origin}: {key_path(p)}: {v} is not finite" for p, v in _non_finite(cfg)]
+    if not lines:
+        lines += [f"{origin}: {key_path(p)}: {m}" for p, m in size_problems(cfg)]
+    if lines:
+        raise ConfigError("invalid config:\n  " + "\n  ".join(lines))
+    _VALID.add(digest)
+
+
+#: keys that count requests or operations a run holds in memory, and the bytes each costs
+#: at most (a request's columns, its pages' operations and their results, with headroom)
+REQUEST_COUNT_KEYS = ("synthetic_requests", "n_requests", "max_requests", "extra_max_requests",
+                      "paper_requests", "n_ops")  # fmt: skip
+BYTES_PER_REQUEST = 256
+#: bytes of state per flash page of a simulated device (mapping, reverse map, page state)
+BYTES_PER_FLASH_PAGE = 24
+#: a config list is a sweep or a set of names: more values than this is a typo or a runaway
+#: generator, and would plan that many simulations
+MAX_LIST_ITEMS = 4096
+#: DRAM banks of the LPMT study: a DRAM has 4-32 (the kernel keeps a row per bank)
+MAX_DRAM_BANKS = 1024
+
+
+def machine_memory_bytes() -> int:
+    """Physical memory of this machine."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def size_problems(cfg: Mapping[str, Any]) -> list[tuple[list[str | int], str]]:
+    """(key path, why) for every value whose run this machine cannot hold or plan: request
+    counts and device sizes beyond its memory, lists longer than :data:`MAX_LIST_ITEMS`, DRAM
+    bank counts beyond :data:`MAX_DRAM_BANKS`; found before anything is allocated."""
+    memory = machine_memory_bytes()
+    gib = 1 << 30
+    out: list[tuple[list[str | int], str]] = []
+
+    def need(parts: list, what: str, nbytes: float) -> None:
+        if nbytes > memory:
+            out.append((parts, f"{what} need about {nbytes / gib:,.0f} GiB of memory; this "
+                               f"machine has {memory / gib:,.0f} GiB"))  # fmt: skip
+
+    def walk(node: Any, parts: list) -> None:
+        if isinstance(node, list):
+            if len(node) > MAX_LIST_ITEMS:
+                out.append((parts, f"{len(node):,} values (at most {MAX_LIST_ITEMS:,}): a list "
+                                   "is a sweep or a set of names, each value a run"))  # fmt: skip
+            for i, v in enumerate(node[:MAX_LIST_ITEMS]):
+                walk(v, [*parts, i])
+            return
+        if not isinstance(node, Mapping):
+            return
+        for key, value in node.items():
+            at = [*parts, key]
+            if key in REQUEST_COUNT_KEYS and isinstance(value, int) and not isinstance(value, bool):
+                need(at, f"{value:,} requests", value * BYTES_PER_REQUEST)
+            elif key == "n_banks" and parts[:1] == ["lpmt"]:
+                for i, n in enumerate(value if isinstance(value, list) else [value]):
+                    if isinstance(n, int) and n > MAX_DRAM_BANKS:
+                        where = [*at, i] if isinstance(value, list) else at
+                        out.append((where, f"{n:,} DRAM banks (at most {MAX_DRAM_BANKS:,})"))
+            elif key == "capacity_gib" and isinstance(value, (int, float)) and math.isfinite(value):
+                page = node.get("page_size", 4096)  # the smallest page: the most pages
+                page = page if isinstance(page, int) and page > 0 else 4096
+                pages = value * gib / page
+                need(at, f"{value:g} GiB of {page}-byte flash pages",
+                     pages * BYTES_PER_FLASH_PAGE)  # fmt: skip
+            walk(value, at)
+
+    walk(cfg, [])
+    return out
 
 
 def _non_finite(node: Any, parts: tuple[str | int, ...] = ()) -> list[tuple[list, float]]:

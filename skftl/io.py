@@ -88,15 +88,23 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         if tmp_path.exists():
             os.chmod(tmp_path, 0o666 & ~_umask())
         os.replace(tmp_path, path)
+    except OSError as exc:
+        tmp_path.unlink(missing_ok=True)
+        if exc.filename is None:  # a failed write names no file: name the one being written
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
     except BaseException:
         tmp_path.unlink(missing_ok=True)
         raise
 
 
 def write_netcdf(ds: xr.Dataset, path: str | Path) -> Path:
-    """Write ``ds`` as netCDF4 (h5netcdf engine) atomically."""
+    """Write ``ds`` as netCDF4 (h5netcdf engine) atomically. The file is built in memory and
+    written with plain file I/O: HDF5 left holding a file whose write failed (a full disk)
+    crashes the interpreter when it closes it at exit, a plain write fails with an OSError."""
+    data = ds.to_netcdf(engine="h5netcdf")
     with atomic_path(path) as tmp:
-        ds.to_netcdf(tmp, engine="h5netcdf")
+        tmp.write_bytes(data)
     return Path(path)
 
 

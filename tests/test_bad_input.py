@@ -465,6 +465,29 @@ def test_a_system_error_is_one_line(tmp_path, capsys, monkeypatch):
     assert "No space left on device" in err and "bnvm.nc" in err
 
 
+def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path):
+    """A study's output on a 64 KiB tmpfs: one line naming the file, no crash (HDF5 left
+    holding a failed file used to crash the interpreter at exit), no partial file."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
+                             capture_output=True, text=True)  # fmt: skip
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
+    try:
+        res = subprocess.run(
+            [sys.executable, "-m", "skftl", "--config", str(REPO_ROOT / "config" / "tiny.yaml"),
+             "run", "bnvm", "--out", str(disk / "o"), "--no-progress"],
+            capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert res.returncode == 1, (res.returncode, res.stderr[-500:])
+        assert res.stderr.strip().count("\n") == 0 and "Traceback" not in res.stderr
+        assert "No space left on device" in res.stderr and str(disk / "o") in res.stderr
+        assert not [p for p in (disk / "o").iterdir() if p.name.startswith(".")]
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
+
+
 def test_an_interrupt_is_one_line(tmp_path, capsys, monkeypatch):
     import skftl.studies.cli as study_cli
 

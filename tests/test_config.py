@@ -155,3 +155,66 @@ def test_a_key_given_twice_is_an_error_naming_both_lines(tmp_path: Path) -> None
     assert "key 'ftl' given twice (lines 1 and 4)" in msg
     nested = _error(tmp_path, "lpmt:\n  assoc: 8\n  assoc: 4\n")
     assert "key 'assoc' given twice (lines 2 and 3)" in nested
+
+
+@pytest.mark.parametrize(
+    "dotted,value,message",
+    [
+        ("traces.synthetic_requests", 10**12, "1,000,000,000,000 requests need about"),
+        ("ftl.waf.spare_factors", [0.1] * 10**6, "1,000,000 values (at most 4,096)"),
+        ("bnvm.sweep.refresh_ms", [100.0] * 10**6, "1,000,000 values (at most 4,096)"),
+        ("lpmt.n_banks", 2**40, "1,099,511,627,776 DRAM banks"),
+        ("ppb.device.capacity_gib", 10**9, "GiB of 4096-byte flash pages need about"),
+    ],
+)
+def test_sizes_this_machine_cannot_hold_are_refused_naming_the_key(
+    tmp_path: Path, dotted: str, value: object, message: str
+) -> None:
+    import yaml
+
+    *path, last = dotted.split(".")
+    layer: dict = {}
+    node = layer
+    for key in path:
+        node = node.setdefault(key, {})
+    node[last] = value
+    cfg = tmp_path / "big.yaml"
+    cfg.write_text(yaml.safe_dump(layer))
+    with pytest.raises(ConfigError) as err:
+        load_config(cfg)
+    assert f"{cfg}: {dotted}: " in str(err.value) and message in str(err.value)
+
+
+def test_a_config_changed_after_loading_is_checked_where_a_study_runs() -> None:
+    from skftl.config import validate_sections
+    from skftl.studies import lpmt
+
+    cfg = lpmt.with_overrides(load_config(), n_banks=4.5)
+    with pytest.raises(ConfigError, match=r"lpmt.run: lpmt.n_banks: 4.5 is not of type 'integer'"):
+        lpmt.run(cfg, progress=False)
+    with pytest.raises(ConfigError, match=r"notebook: lpmt.n_banks: 'four' is not of type"):
+        validate_sections({"lpmt": {**cfg["lpmt"], "n_banks": "four"}}, "notebook")
+    validate_sections({"lpmt": load_config()["lpmt"]})  # a study's scope: keys may be left out
+
+
+@pytest.mark.parametrize("value", ["4.5", "four"])
+def test_a_notebook_parameter_of_the_wrong_type_stops_the_notebook(
+    tmp_path: Path, value: str
+) -> None:
+    """papermill -p n_banks 4.5 (or four): the run stops at the study with the key and value,
+    instead of simulating 4 banks (or a traceback from deep inside)."""
+    import subprocess
+    import sys
+
+    from skftl.config import REPO_ROOT
+
+    out = tmp_path / "out.ipynb"
+    res = subprocess.run(
+        [sys.executable, "-m", "papermill", str(REPO_ROOT / "notebooks" / "02_lpmt.ipynb"),
+         str(out), "-k", "python3", "-p", "n_banks", value, "--cwd",
+         str(REPO_ROOT / "notebooks"), "--no-progress-bar"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert res.returncode != 0
+    shown = repr(value if value == "four" else float(value))
+    assert f"lpmt.n_banks: {shown} is not of type 'integer'" in res.stderr + out.read_text()

@@ -16,6 +16,7 @@ import xarray as xr
 import yaml
 
 import skftl
+from skftl.config import validate_sections
 from skftl.errors import ConfigError, UnknownTraceError
 from skftl.pcm import GROUPINGS, IDLE_PICKS, LogPolicy, PCMDevice, prepare_pages, simulate
 from skftl.pcm.device import PAGE_ENTRY_BYTES
@@ -406,6 +407,7 @@ def run(cfg: dict, progress: bool = True) -> xr.Dataset:
     reading sensitivity and the refresh / log-size sweeps; return one dataset."""
     from tqdm.auto import tqdm
 
+    validate_sections(cfg, "the config given to bnvm.run")  # a notebook may have changed it
     sec = cfg.get("bnvm")
     if not sec:
         raise ConfigError("config has no 'bnvm' section")

@@ -19,6 +19,7 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
+from skftl.config import validate_sections
 from skftl.nand import Ftl, result_dataset
 from skftl.nand.validation import uniform_waf
 from skftl.run_traces import workload_for
@@ -130,6 +131,7 @@ def trace_latency(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
 
 
 def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
+    validate_sections(cfg, "the config given to ftl.run")  # a notebook may have changed it
     section = cfg["ftl"]
     ds = xr.merge(
         [waf_sweep(section, int(cfg["seed"]), progress), trace_latency(cfg, progress)],

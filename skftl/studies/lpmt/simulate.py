@@ -56,6 +56,7 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
+from skftl.config import validate_sections
 from skftl.dram.files import FileStream, file_stream, with_reaccess
 from skftl.dram.hashes import hash_keys
 from skftl.dram.lpmt import EARLY_EXIT, Lpmt, LpmtConfig
@@ -250,6 +251,7 @@ def simulate(
 
 # ------------------------------------------------------------------ the study
 def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
+    validate_sections(cfg, "the config given to lpmt.run")  # a notebook may have changed it
     sec = _section(cfg)
     streams = load_streams(cfg, progress)
     base = table_config(sec, streams)

@@ -24,7 +24,7 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
-from skftl.config import REPO_ROOT
+from skftl.config import REPO_ROOT, validate_sections
 from skftl.errors import ConfigError, UnknownTraceError
 from skftl.nand import Ftl, Geometry, resolve_nand
 from skftl.nand.ftl import flash_log_reserve
@@ -202,6 +202,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     paper's figures under every set-up of ``SETUPS`` (dimension ``setup``), DCC's decision
     latency sweep, and the two studies beyond the paper. The parts are independent and run
     in ``mtpm.workers`` processes; the result is the same for any number of workers."""
+    validate_sections(cfg, "the config given to mtpm.run")  # a notebook may have changed it
     if "mtpm" not in cfg:
         raise ConfigError("config has no 'mtpm' section")
     sec = cfg["mtpm"]

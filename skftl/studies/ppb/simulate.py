@@ -55,6 +55,7 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
+from skftl.config import validate_sections
 from skftl.errors import ConfigError
 from skftl.nand import Ftl, FtlConfig, Geometry, Timing, policies_ppb, policies_ppb_sk, resolve_nand
 from skftl.nand.ftl import flash_log_reserve, log_reserve
@@ -528,6 +529,7 @@ def _jobs(setups: list[str], n_seeds: int, vs: list[Variant], traces: dict, main
 
 
 def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
+    validate_sections(cfg, "the config given to ppb.run")  # a notebook may have changed it
     section = settings(cfg)
     pre = setup_settings(section)
     seed = int(cfg["seed"])

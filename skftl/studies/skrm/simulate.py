@@ -32,6 +32,7 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
+from skftl.config import validate_sections
 from skftl.errors import ConfigError, UnknownTraceError
 from skftl.nand import Geometry, Timing, resolve_nand
 from skftl.nand.core import OPEN
@@ -287,6 +288,7 @@ NAND_COUNTERS = ("host_writes", "gc_copies", "erases")
 
 
 def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
+    validate_sections(cfg, "the config given to skrm.run")  # a notebook may have changed it
     sec = _settings(cfg["skrm"])
     check_allocator(sec)
     cfg = {**cfg, "skrm": sec}

@@ -20,7 +20,7 @@ import yaml
 from tqdm.auto import tqdm
 
 import skftl
-from skftl.config import load_config
+from skftl.config import load_config, validate_sections
 from skftl.io import write_netcdf
 from skftl.run_traces import load_by_id, real_trace_names, synthetic_trace_ids
 from skftl.studies.provenance import scope, stamp
@@ -64,6 +64,7 @@ def merge(datasets: Sequence[xr.Dataset], cfg: dict[str, Any]) -> xr.Dataset:
 
 
 def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
+    validate_sections(cfg, "the config given to traces.run")  # a notebook may have changed it
     ids = trace_ids(cfg)
     return merge([characterise_trace(t, cfg) for t in tqdm(ids, disable=not progress)], cfg)
 
