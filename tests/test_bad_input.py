@@ -499,3 +499,14 @@ def test_an_interrupt_is_one_line(tmp_path, capsys, monkeypatch):
                "--out", str(tmp_path / "o")])  # fmt: skip
     err = capsys.readouterr().err
     assert rc == 130 and "interrupted" in err and "Traceback" not in err
+
+
+def test_an_lpmt_layout_that_cannot_be_built_names_its_keys():
+    from skftl.config import load_config
+    from skftl.studies import lpmt
+
+    cfg = load_config()
+    cfg["lpmt"]["assoc"] = 3
+    with pytest.raises(ConfigError, match=r"lpmt.placements\[0\] = single, lpmt.assoc = 3, "
+                       r"lpmt.n_banks = 4: 3 ways per bank do not tile a row"):  # fmt: skip
+        lpmt.run(cfg, progress=False)  # refused before any trace is read

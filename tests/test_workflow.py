@@ -93,6 +93,19 @@ def test_dry_run_default_config(tmp_path: Path) -> None:
         assert rule in res.stdout
 
 
+def test_dry_run_reports_what_a_study_would_refuse(tmp_path: Path) -> None:
+    """A study's checks that need no trace (an LPMT layout that cannot be built) stop the
+    dry run with the keys and values, before anything is planned or written."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump({"lpmt": {"sensitivity": {"assoc": [2, 3]}}}))
+    res = _snakemake(tmp_path, [ROOT / "config" / "config.yaml", bad], "--dry-run")
+    assert res.returncode != 0
+    message = "lpmt.sensitivity.assoc[1] = 3, lpmt.n_banks = 4: 3 ways per bank do not tile"
+    assert message in res.stdout + res.stderr
+    assert "Traceback" not in res.stdout + res.stderr
+    assert not (tmp_path / "results").exists()
+
+
 @pytest.mark.slow
 def test_tiny_end_to_end(tmp_path: Path) -> None:
     # the real excerpt joins the run where ../shared/traces exists (CI has it)

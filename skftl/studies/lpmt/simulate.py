@@ -64,6 +64,7 @@ from skftl.dram.timing import SC_REFRESHES, DramTiming, case_labels, time_stream
 from skftl.errors import ConfigError
 from skftl.io import write_csv
 from skftl.run_traces import workload_for
+from skftl.studies.lpmt.checks import check
 from skftl.studies.lpmt.claims import READINGS, model_of
 
 # timing model and row-hit accounting of each run (the dataset's `model` coordinate)
@@ -252,6 +253,7 @@ def simulate(
 # ------------------------------------------------------------------ the study
 def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
     validate_sections(cfg, "the config given to lpmt.run")  # a notebook may have changed it
+    check(cfg)  # every DRAM layout the run builds, before any trace is read
     sec = _section(cfg)
     streams = load_streams(cfg, progress)
     base = table_config(sec, streams)
