@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import sys
 from pathlib import Path
 
 from numba.core import caching, config
@@ -95,6 +96,10 @@ def _install_locator() -> None:
 _CORRUPT = (EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError, IndexError)
 
 
+def _notice(path: str | Path) -> None:
+    print(f"skftl: deleted a corrupt Numba cache file, compiling afresh: {path}", file=sys.stderr)
+
+
 def heal_corrupt_entries() -> None:
     """Make Numba treat an unreadable cache file (truncated by a kill or a full disk, or
     overwritten) as a miss and delete it, instead of failing every later run until someone
@@ -111,6 +116,7 @@ def heal_corrupt_entries() -> None:
             return load_index(self)
         except _CORRUPT:
             Path(self._index_path).unlink(missing_ok=True)
+            _notice(self._index_path)
             return {}
 
     def _load_data(self, name):  # noqa: ANN001, ANN202 - Numba's method
@@ -118,6 +124,7 @@ def heal_corrupt_entries() -> None:
             return load_data(self, name)
         except _CORRUPT as exc:
             Path(self._data_path(name)).unlink(missing_ok=True)
+            _notice(self._data_path(name))
             raise OSError(f"corrupt cache entry {name}: {exc}") from exc  # load(): a miss
 
     cls._load_index, cls._load_data = _load_index, _load_data

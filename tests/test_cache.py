@@ -81,13 +81,16 @@ def test_same_content_elsewhere_shares_the_cache(write_trace, tmp_path, cache_di
     assert req.meta.source == str(b) and req.meta.name == "copy"
 
 
-def test_damaged_cache_file_is_replaced(write_trace, cache_dir):
+def test_damaged_cache_file_is_replaced(write_trace, cache_dir, capsys):
     path = write_trace("t.trace", TEXT)
     first = load_trace(path, cache_dir=cache_dir)
     (cached,) = cache_dir.glob("*.arrow")
     cached.write_bytes(b"garbage")
     (cache_dir / cache.STAT_INDEX).write_text("{not json")
     again = load_trace(path, cache_dir=cache_dir)
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("skftl: rebuilding an unreadable trace cache file") and "\n" not in err
+    assert str(cached) in err
     np.testing.assert_array_equal(again.offset_bytes, first.offset_bytes)
     assert cache.load(cached, cache.cache_key(first.meta.sha256, "mqsim", {"map_devices": True}))
 

@@ -134,4 +134,6 @@ def test_a_corrupt_cache_entry_is_recompiled_not_an_error(tmp_path, damage, whic
     entry.write_bytes(data[: len(data) // 2] if damage == "truncate" else b"\x80\x04garbage")
     healed = once()
     assert healed.returncode == 0 and healed.stdout.strip() == "3", healed.stderr[-2000:]
+    notice = [ln for ln in healed.stderr.splitlines() if ln.startswith("skftl: deleted a corrupt")]
+    assert len(notice) == 1 and str(pkg / "__pycache__") in notice[0], healed.stderr[-2000:]
     assert once().stdout.strip() == "3"  # cached again, readable

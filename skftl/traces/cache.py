@@ -19,6 +19,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -150,7 +151,12 @@ def load(path: Path, key: dict[str, Any]) -> Requests | None:
                 columns[c] = to_numpy(chunks[0])  # read-only, zero-copy
             else:
                 return None
-    except (OSError, KeyError, ValueError, TypeError, pa.ArrowException):
+    except (OSError, KeyError, ValueError, TypeError, pa.ArrowException) as exc:
+        # truncated or overwritten (a kill during a copy, a full disk): rebuilt from the source
+        path.unlink(missing_ok=True)
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"skftl: rebuilding an unreadable trace cache file ({reason}): {path}",
+              file=sys.stderr)  # fmt: skip
         return None
     columns["is_write"] = columns["is_write"].view(np.bool_)
     return Requests(*columns.values(), meta=TraceMeta(**stored["meta"]))
