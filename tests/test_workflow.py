@@ -164,8 +164,15 @@ def test_every_study_end_to_end_and_report(tiny_run: tuple[Path, Path]) -> None:
     assert sum(n.endswith(("scorecard.png", "scorecard.csv")) for n in names) == 2
     assert '"results/scorecard.csv"' in html and '"figures/scorecard.png"' in html
     for study in studies:
-        assert f'"results/{study}/headline.csv"' in html, study
+        # the claims as a page shown in place (text/html), not a CSV to download
+        assert f'"results/{study}/claims.html"' in html, study
         assert re.search(rf'"figures/{study}/[^"]+\.png"', html), f"no figure of {study}"
+    assert len(re.findall(r'"mime_type":\s*"text/html"', html)) >= len(studies)
+    # the landing page is the verdicts: the predictions table of every study, the figure
+    landing = (tmp_path / "results/report/landing.rst").read_text()
+    for study in studies:
+        assert f"   * - {study}\n" in landing, study
+    assert "Predictions per verdict" in html and "data:image/png;base64" in html
 
 
 def _snapshot(root: Path) -> dict[str, tuple[str, int]]:

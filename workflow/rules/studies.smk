@@ -24,13 +24,7 @@ rule study_run:
         config=scope_file("{study}"),
     output:
         nc="results/{study}/{study}.nc",
-        headline=report(
-            "results/{study}/headline.csv",
-            caption="../report/headline.rst",
-            category="{study}",
-            subcategory="claims",
-            labels={"study": "{study}", "table": "claims scored"},
-        ),
+        headline="results/{study}/headline.csv",  # shown by claims_page
         readings=report(
             "results/{study}/readings.csv",
             caption="../report/readings.rst",
@@ -118,3 +112,57 @@ rule scorecard:
 
 
 ALL_TARGETS += ["results/scorecard.csv", "figures/scorecard.png"]
+
+
+rule claims_page:
+    # a study's scored claims as a table the report shows in place (it offers CSVs for
+    # download only)
+    wildcard_constraints:
+        study="|".join(STUDIES),
+    input:
+        "results/{study}/headline.csv",
+    output:
+        report(
+            "results/{study}/claims.html",
+            caption="../report/headline.rst",
+            category="{study}",
+            subcategory="claims",
+            labels={"study": "{study}", "table": "claims scored"},
+        ),
+    conda:
+        "../../envs/simulate.yaml"
+    log:
+        "results/logs/claims_page_{study}.log",
+    shell:
+        "{SKFTL} report-page claims {wildcards.study} {input} --out {output} > {log} 2>&1"
+
+
+def _landing_inputs(wildcards):
+    # the robustness classes join the landing page once `make robustness` made them
+    inputs = {"scorecard": "results/scorecard.csv", "figure": "figures/scorecard.png"}
+    if Path("results/robustness.csv").is_file():
+        inputs["robustness"] = "results/robustness.csv"
+    return inputs
+
+
+rule report_landing:
+    # the report's first page: the verdicts (the Snakefile's `report:` points here once it
+    # exists)
+    input:
+        unpack(_landing_inputs),
+    output:
+        LANDING,
+    conda:
+        "../../envs/simulate.yaml"
+    log:
+        "results/logs/report_landing.log",
+    params:
+        robustness=lambda wildcards, input: (
+            f"--robustness {input.robustness}" if "robustness" in input.keys() else ""
+        ),
+    shell:
+        "{SKFTL} report-page landing --scorecard {input.scorecard} --figure {input.figure} "
+        "{params.robustness} --out {output} > {log} 2>&1"
+
+
+ALL_TARGETS += [LANDING, *(f"results/{s}/claims.html" for s in ["traces", *RUN_STUDIES])]

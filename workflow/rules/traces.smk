@@ -28,13 +28,7 @@ rule traces_characterise:
         config=scope_file("traces"),
     output:
         nc="results/traces/characteristics.nc",
-        headline=report(
-            "results/traces/headline.csv",
-            caption="../report/headline.rst",
-            category="traces",
-            subcategory="claims",
-            labels={"study": "traces", "table": "claims scored"},
-        ),
+        headline="results/traces/headline.csv",  # shown by claims_page
         readings=report(
             "results/traces/readings.csv",
             caption="../report/readings.rst",

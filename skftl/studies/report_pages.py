@@ -1,0 +1,133 @@
+"""Pages of Snakemake's report (``make report``): the landing page that opens on the verdicts
+(the scorecard's predictions per study, the robustness classes once ``make robustness`` ran,
+the scorecard figure) and each study's claims as an HTML table the report shows in place
+(the report only offers a CSV for download). Built from the scorecard's CSVs by
+``skftl report-page``; the workflow's ``report_landing`` and ``claims_page`` rules run it."""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import html
+from pathlib import Path
+
+import pandas as pd
+
+from skftl.io import write_text
+from skftl.studies.claims import BASES
+from skftl.studies.scorecard import LEGEND, VERDICT_COLORS, counts, not_results, with_unit
+
+#: the landing page's text before the tables (the report's own title is the workflow's)
+INTRO = """\
+skftl reproduces five storage papers (SK-FTL, LPMT, MTPM/KMTPM, PPB, BNVM-SSD) as simulation
+software and scores every claim of each paper's evaluation. Only *predictions* count as
+results; the claims that are not (inputs echoed, by construction, calibrated, our inferences)
+are listed apart. Each study's category in the menu holds its claims, scored (one table per
+study), and its figures."""
+
+CLAIM_COLUMNS = ("claim", "where", "statement", "basis", "paper", "ours", "rule", "verdict",
+                 "workload_kind", "reading", "note")  # fmt: skip
+
+
+def _rst_table(df: pd.DataFrame, index_name: str) -> str:
+    """``df`` as an RST list-table (the report renders RST with docutils)."""
+    head = [index_name, *map(str, df.columns)]
+    rows = [[" / ".join(map(str, i)) if isinstance(i, tuple) else str(i), *map(str, r)]
+            for i, r in zip(df.index, df.to_numpy(), strict=True)]  # fmt: skip
+    lines = [".. list-table::", "   :header-rows: 1", ""]
+    for row in [head, *rows]:
+        lines.append("   * - " + (row[0] or " "))
+        lines += [f"     - {c or ' '}" for c in row[1:]]
+    return "\n".join(lines) + "\n"
+
+
+def landing_rst(scorecard_csv: str | Path, figure_png: str | Path,
+                robustness_csv: str | Path | None = None) -> str:  # fmt: skip
+    """The report's landing page (RST): predictions per verdict and study, the claims that
+    are not results, the robustness classes when given, the scorecard figure inline, the
+    legend."""
+    card = pd.read_csv(scorecard_csv, keep_default_na=False)
+    parts = [INTRO, "", "Predictions per verdict", "-----------------------", ""]
+    parts.append(_rst_table(counts(card), "study"))
+    rest = not_results(card)
+    if len(rest):
+        parts += ["Not results, listed apart", "--------------------------", ""]
+        parts.append(_rst_table(rest, "study / basis"))
+    if robustness_csv is not None and Path(robustness_csv).is_file():
+        from skftl.studies.robustness import counts as robustness_counts
+
+        classes = pd.read_csv(robustness_csv, keep_default_na=False)
+        parts += ["Robustness of the predictions", "-----------------------------", ""]
+        parts.append("Each unstated assumption varied alone over its plausible values; a "
+                     "prediction is *robust* when it holds at every value, *reachable* at "
+                     "some, *unreachable* at none.\n")  # fmt: skip
+        parts.append(_rst_table(robustness_counts(classes), "study"))
+    else:
+        parts.append("The robustness classes appear here after ``make robustness``.\n")
+    # docutils refuses lines over 10,000 characters and browsers skip the whitespace of a
+    # base64 data URI, so the image's data goes in lines of 76
+    data = base64.encodebytes(Path(figure_png).read_bytes()).decode().split()
+    parts += [".. raw:: html", "", '   <img style="width:100%" src="data:image/png;base64,']
+    parts += [f"   {line}" for line in data] + ['   ">', ""]
+    parts += ["Legend", "------", "", *[ln.strip() + "\n" for ln in LEGEND.split("\n\n")]]
+    return "\n".join(parts)
+
+
+def claims_html(study: str, headline_csv: str | Path) -> str:
+    """One study's scored claims as a self-contained HTML page: predictions first, each
+    verdict coloured, ours in the paper's unit."""
+    head = pd.read_csv(headline_csv, keep_default_na=False)
+    head["ours"] = [with_unit(p, o) for p, o in zip(head["paper"], head["ours"], strict=True)]
+    head = head.assign(_pred=head["basis"] != "prediction").sort_values("_pred", kind="stable")
+    cols = [c for c in CLAIM_COLUMNS if c in head.columns]
+    rows = []
+    for _, r in head.iterrows():
+        cells = []
+        for c in cols:
+            style = ""
+            if c == "verdict":
+                style = f' style="background:{VERDICT_COLORS.get(r[c], "#fff")}"'
+            cells.append(f"<td{style}>{html.escape(str(r[c]))}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    n_pred = int((head["basis"] == "prediction").sum())
+    bases = "; ".join(f"<b>{html.escape(b)}</b>: {html.escape(t)}" for b, t in BASES.items())
+    return f"""<!doctype html>
+<html><head><meta charset="utf-8"><title>{study}: claims</title>
+<style>
+body {{ font-family: sans-serif; font-size: 13px; margin: 1em; }}
+table {{ border-collapse: collapse; }}
+th, td {{ border: 1px solid #ccc; padding: 3px 6px; vertical-align: top; text-align: left; }}
+th {{ background: #eee; position: sticky; top: 0; }}
+</style></head><body>
+<h2>{html.escape(study)}: every claim, scored</h2>
+<p>{len(head)} claims, {n_pred} of them predictions (listed first; only they count as results).
+The same rows as <code>results/{html.escape(study)}/headline.csv</code>; the study's notebook
+explains each miss beside its evidence. Bases: {bases}.</p>
+<table><thead><tr>{"".join(f"<th>{html.escape(c)}</th>" for c in cols)}</tr></thead>
+<tbody>
+{chr(10).join(rows)}
+</tbody></table></body></html>
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("report-page", help="a page of the workflow's report")
+    sub = p.add_subparsers(dest="page", required=True)
+    land = sub.add_parser("landing", help="the landing page (RST): the verdicts")
+    land.add_argument("--scorecard", required=True, help="results/scorecard.csv")
+    land.add_argument("--figure", required=True, help="figures/scorecard.png")
+    land.add_argument("--robustness", help="results/robustness.csv, when it exists")
+    land.add_argument("--out", required=True)
+    claims = sub.add_parser("claims", help="a study's claims as an HTML table")
+    claims.add_argument("study")
+    claims.add_argument("headline", help="results/<study>/headline.csv")
+    claims.add_argument("--out", required=True)
+    p.set_defaults(func=_cmd_page)
+
+
+def _cmd_page(args: argparse.Namespace) -> int:
+    if args.page == "landing":
+        write_text(landing_rst(args.scorecard, args.figure, args.robustness), args.out)
+    else:
+        write_text(claims_html(args.study, args.headline), args.out)
+    return 0
