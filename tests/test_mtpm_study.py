@@ -67,6 +67,8 @@ def test_study_runs_and_headline_has_every_metric():
     # two worker processes give the same dataset as one (and the same config the same)
     cfg["mtpm"]["workers"] = 2
     assert full.identical(mtpm.run(cfg, progress=False))
+    # the same dataset from any checkout: the shipped profiles by their path in the repository
+    assert full.attrs["profiles"] == "skftl/data/power/profiles_default.csv"
     head = scorecard.headline("mtpm", full)
     assert list(head.columns) == COLUMNS and len(head) == len(mtpm.CLAIMS)
     # every modelled claim has a number, except those whose input this tiny run lacks

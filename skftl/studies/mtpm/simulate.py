@@ -111,6 +111,13 @@ def _profile_path(p: str | None) -> Path | None:
     return path if path.is_absolute() else REPO_ROOT / path
 
 
+def _shown_path(source: str) -> str:
+    """A path as a dataset records it: relative to the repository root when inside it (the
+    same dataset from any checkout), else as given."""
+    path = Path(source)
+    return str(path.relative_to(REPO_ROOT)) if path.is_relative_to(REPO_ROOT) else source
+
+
 def _synthetic(sec: dict, seed: int, n_chips: int) -> dict[str, OpStream]:
     s = sec["synthetic"]
     out = {}
@@ -257,7 +264,7 @@ def run(cfg: dict[str, Any], progress: bool = True) -> xr.Dataset:
             sort_keys=False,
         ),
         skftl_version=skftl.__version__,
-        profiles=prof.source,
+        profiles=_shown_path(prof.source),
         op_types=",".join(TYPE_NAMES),
         trace_labels=yaml.safe_dump(real_meta, sort_keys=False),
         trace_sha256=",".join(f"{w}:{m['sha256']}" for w, m in real_meta.items()),
