@@ -1,10 +1,10 @@
-"""Pure-Python reference of the power-management simulation (skftl.power.kernel), written
-the naive way: packets hop chip by chip every slot (no look-ahead targeting), the current
-is summed from each atomic operation's full 40 ns sample array (no runs, no sliding
-window), DCC checks every elementary interval and keeps each chip's last envelope as a list
-of pieces, an arbitrated channel keeps a list of its requests and looks at every one whenever
-it may be free (an event at every time it might hand the channel on, most of them finding it
-busy or nothing ready). Small cases only."""
+"""Pure-Python reference of the power-management simulation (skftl.power.kernel and its
+scheme modules), written the naive way: packets hop chip by chip every slot (no look-ahead
+targeting), the current is summed from each atomic operation's full 40 ns sample array (no
+runs, no sliding window), DCC checks every elementary interval and keeps each chip's last
+envelope as a list of pieces, an arbitrated channel keeps a list of its requests and looks at
+every one whenever it may be free (an event at every time it might hand the channel on, most
+of them finding it busy or nothing ready). Small cases only."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The kernel's current accounting (``account_current``: per-chip logs of atomic starts merged
+"""The current accounting (``current.account_current``: per-chip logs of atomic starts merged
 block by block) against the obvious dense sum of every 40 ns sample, on logs long enough to
 cross many blocks and with gaps longer than a block."""
 
@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from skftl.power import kernel as K
+from skftl.power import state
+from skftl.power.current import account_current
 from skftl.power.device import Device
 from skftl.power.profiles import ATOMICS, LEVEL_UNIT, SAMPLE_NS, Profiles
 from skftl.power.sim import build_tables
@@ -62,11 +63,11 @@ def test_account_current_equals_the_dense_sum(case):
             dense[k0 : k0 + len(profiles.samples[a])] += profiles.samples[a]
     pb = alpha * LEVEL_UNIT // 2
     series = np.zeros(len(dense) // rbin + 2 if rbin else 0, np.int64)
-    stats = np.zeros(K.N_GLOBALS, np.int64)
-    K.account_current(lg, log_off, log_end, tb, to, pb, rbin, series, stats)
-    assert stats[K.G_PEAK] == dense.max()
-    assert stats[K.G_VIOL] == np.count_nonzero(dense > pb)
-    assert stats[K.G_CUR] == 0
+    stats = np.zeros(state.N_STATS, np.int64)
+    account_current(lg, log_off, log_end, tb, to, pb, rbin, series, stats)
+    assert stats[state.STAT_PEAK_CURRENT] == dense.max()
+    assert stats[state.STAT_VIOLATION_SAMPLES] == np.count_nonzero(dense > pb)
+    assert stats[state.STAT_FINAL_CURRENT] == 0
     if rbin:
         want = np.zeros_like(series)
         np.maximum.at(want, np.arange(len(dense)) // rbin, dense)
@@ -76,10 +77,10 @@ def test_account_current_equals_the_dense_sum(case):
 @given(st.integers(-(2**63), 2**63 - 1).filter(lambda x: x != 0))
 @settings(max_examples=200, deadline=None)
 def test_lowest_bit_is_the_index_of_the_lowest_set_bit(x):
-    """The sweep (and the ring's live packets) find set bits by ``_lowest_bit``."""
+    """The sweep (and the ring's live packets) find set bits by ``state.lowest_bit``."""
     assert _lowest_bit_jit(np.int64(x)) == ((x & -x).bit_length() - 1)
 
 
 @njit(cache=True)
 def _lowest_bit_jit(x):
-    return K._lowest_bit(x)
+    return state.lowest_bit(x)

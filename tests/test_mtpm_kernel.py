@@ -3,14 +3,17 @@ the budget guarantee of MTPM / KMTPM / DCC / CTRL, and the Fig. 4 deadlock."""
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from numba.core.registry import CPUDispatcher
 
 from skftl.errors import ConfigError
+from skftl.power import hooks, schemes
 from skftl.power.device import CHANNEL_ARBITRATIONS, Device
-from skftl.power.kernel import _rotate
 from skftl.power.profiles import (
     ATOMICS,
     LEVEL_UNIT,
@@ -23,6 +26,7 @@ from skftl.power.profiles import (
     Profiles,
     load_profiles,
 )
+from skftl.power.schemes_ring import _rotate
 from skftl.power.sim import OpStream, simulate
 from skftl.power.tokens import TokenModel
 from skftl.power.variants import device_profiles
@@ -269,11 +273,32 @@ def test_dcc_reserves_nothing_for_an_operation_still_on_the_channel():
 @example((64, 63, 2**63 + 1))
 def test_ring_mask_rotation(case):
     """A packet is re-targeted by walking its ring's mask of waiting chips rotated to its
-    first stop (``_rotate``): any ring size up to 64 chips (the mask's sign bit)."""
+    first stop (``schemes_ring._rotate``): any ring size up to 64 chips (the mask's sign bit)."""
     m, r, w = case
     want = ((w >> r) | (w << (m - r))) & ((1 << m) - 1)
     got = int(_rotate(np.int64(w - 2**64 if w >= 2**63 else w), r, m))
     assert got % 2**64 == want
+
+
+def test_every_family_hook_is_routed():
+    """``schemes.py`` passes each hook a family defines to that family (a hook it does not
+    route would silently run NPM's), and a family defines nothing but hooks and helpers."""
+    for family in schemes.FAMILIES.values():
+        name = family.__name__.rsplit(".", 1)[-1]
+        public = {
+            n
+            for n, v in vars(family).items()
+            if isinstance(v, CPUDispatcher)
+            and v.py_func.__module__ == family.__name__
+            and not n.startswith("_")
+        }
+        if family is hooks:
+            assert public == set(hooks.HOOKS)
+            continue
+        assert public <= set(hooks.HOOKS), (name, public - set(hooks.HOOKS))
+        for hook in public:
+            router = inspect.getsource(getattr(schemes, hook).py_func)
+            assert f"{name}.{hook}(" in router, (name, hook)
 
 
 def test_read_dataout_queues_on_the_channel():

@@ -1,6 +1,7 @@
 """Hand-worked timings of the power kernel's channel arbitration and of the sub-atomic guard
 band: a few operations whose every issue, start and completion time is worked out below from
-the rules (skftl/power/kernel.py's docstring), checked against the kernel and the reference."""
+the rules (the docstrings of skftl/power/kernel.py and the scheme modules beside it), checked
+against the kernel and the reference."""
 
 from __future__ import annotations
 

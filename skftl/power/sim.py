@@ -1,5 +1,6 @@
 """Plain-Python orchestration around the kernel: build the tables from profiles, device and
-token model; run one scheme on one operation stream; summarise."""
+token model; run one scheme on one operation stream (``state.allocate``, the scheme's kernel,
+``current.account_current``); summarise."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from skftl.errors import ConfigError
-from skftl.power import kernel as K
+from skftl.power import state
+from skftl.power.current import account_current
 from skftl.power.device import OP_ERASE, OP_PROGRAM, OP_READ, T_ERASE, T_PROG_LSB, T_READ, Device
+from skftl.power.kernel import simulate as run_kernel
 from skftl.power.profiles import ATOMICS, PROG_EXEC, READ_DATAOUT, SAMPLE_NS, Profiles
+from skftl.power.schemes import FAMILY_OF, SUBATOMIC_STEPS, undecided_types
 from skftl.power.tokens import TokenModel
 
 
@@ -50,9 +54,9 @@ class OpStream:
 
 @dataclass(frozen=True)
 class Tables:
-    """Kernel tables (see ``kernel.simulate``) for one profile set, device and token model."""
+    """Kernel tables (see ``state``) for one profile set, device and token model."""
 
-    arrays: tuple[np.ndarray, ...]  # in kernel table order (TMPL_OFF ... CH_RANK)
+    arrays: tuple[np.ndarray, ...]  # in kernel table order (state.TMPL_OFF ... CHANNEL_RANK)
     sa_rt: np.ndarray
     atomic_rt: np.ndarray
     n_subatomic: np.ndarray
@@ -131,7 +135,7 @@ def build_tables(
     # current of each atomic operation as change points: (sample offset, change of level)
     # (and, as ids len(ATOMICS) + type, of every operation type's atomic operations back to
     # back; then, as ids len(ATOMICS) + len(tmpl) + type, of its first loop: up to its second
-    # pre-charge), so that a chain of atomic operations is accounted in one go (kernel._chain)
+    # pre-charge), so that a chain of atomic operations is accounted in one go (chip.chain)
     cps = []
     loops = [
         seq[: next((i for i in range(1, len(seq)) if a_ppz[seq[i]]), len(seq))] for seq in tmpl
@@ -248,7 +252,7 @@ def simulate(
     dcc_decision_ns: int = 0,
     tables: Tables | None = None,
 ) -> SimResult:
-    """Simulate ``ops`` under ``scheme`` (a key of ``kernel.SCHEMES``).
+    """Simulate ``ops`` under ``scheme`` (a key of ``state.SCHEMES``).
 
     ``n_rings`` splits the chips into that many rings of consecutive chips, each with
     TT / n_rings tokens (a ring per channel). ``record_bin_samples`` > 0 records the maximum
@@ -258,14 +262,14 @@ def simulate(
     are given. ``dcc_decision_ns``: DCC's controller time per scheduling decision (one per
     operation, one more for a read's data-out on the channel), decisions taken one at a time.
     """
-    if scheme not in K.SCHEMES:
-        raise ConfigError(f"unknown scheme {scheme!r}; known: {', '.join(K.SCHEMES)}")
+    if scheme not in state.SCHEMES:
+        raise ConfigError(f"unknown scheme {scheme!r}; known: {', '.join(state.SCHEMES)}")
     n = device.n_chips
     if n_rings < 1 or n % n_rings:
         raise ConfigError(f"n_rings ({n_rings}) must divide n_chips ({n})")
-    if scheme in ("MTPM", "KMTPM_A", "KMTPM_SA", "NOKEY") and n // n_rings > K.MAX_RING:
+    if scheme in ("MTPM", "KMTPM_A", "KMTPM_SA", "NOKEY") and n // n_rings > state.MAX_RING:
         raise ConfigError(
-            f"a token ring of {n // n_rings} chips: at most {K.MAX_RING}; use more rings"
+            f"a token ring of {n // n_rings} chips: at most {state.MAX_RING}; use more rings"
         )
     tt = tokens.total_tokens
     if tt % n_rings:
@@ -281,52 +285,43 @@ def simulate(
             f"only {tt // n_rings}: raise alpha or use fewer rings"
         )
     op_type = ops.op_type
-    order = np.lexsort((np.arange(len(ops)), ops.chip))  # by chip, then arrival order
-    chip_q = order.astype(np.int64)
-    chip_q_off = np.zeros(n + 1, np.int64)
-    chip_q_off[1:] = np.cumsum(np.bincount(ops.chip, minlength=n))
     hop_ns = int(round(tokens.transfer_cycles() * device.cycle_ns))
     comp_ns = int(round(device.t_comp_cycles * device.cycle_ns))
-    prm = np.zeros(K.N_PARAMS, np.int64)
-    prm[K.R_SCHEME] = K.SCHEMES[scheme]
-    prm[K.R_N] = n
-    prm[K.R_M] = m = n // n_rings
-    prm[K.R_MASK] = m - 1 if m & (m - 1) == 0 else -1
-    prm[K.R_TT] = tt // n_rings if scheme != "CTRL" else tt
-    prm[K.R_PB] = tokens.budget_units
-    prm[K.R_DCC_HOT] = tokens.budget_units - int(tables.arrays[K.ENV_LVL].max(initial=0))
-    prm[K.R_HOP] = hop_ns
-    prm[K.R_COMP] = comp_ns
-    prm[K.R_WAYS] = device.ways_per_channel
-    prm[K.R_MSG] = ctrl_msg_ns
-    prm[K.R_CHECK] = int(check_tokens)
-    prm[K.R_DCC_LAT] = dcc_decision_ns
-    prm[K.R_ARB] = int(device.channel_arbitration != "fifo")
+    sch = state.SCHEMES[scheme]
+    prm = np.zeros(state.N_PARAMS, np.int64)
+    prm[state.PARAM_SCHEME] = sch
+    prm[state.PARAM_CHIPS] = n
+    prm[state.PARAM_RING_CHIPS] = m = n // n_rings
+    prm[state.PARAM_RING_MASK] = m - 1 if m & (m - 1) == 0 else -1
+    prm[state.PARAM_TOKENS] = tt // n_rings if scheme != "CTRL" else tt
+    prm[state.PARAM_BUDGET] = tokens.budget_units
+    highest_envelope = int(tables.arrays[state.ENV_LVL].max(initial=0))
+    prm[state.PARAM_DCC_HOT] = tokens.budget_units - highest_envelope
+    prm[state.PARAM_HOP_NS] = hop_ns
+    prm[state.PARAM_DECISION_NS] = comp_ns
+    prm[state.PARAM_WAYS] = device.ways_per_channel
+    prm[state.PARAM_MESSAGE_NS] = ctrl_msg_ns
+    prm[state.PARAM_CHECK_TOKENS] = int(check_tokens)
+    prm[state.PARAM_DCC_DECISION_NS] = dcc_decision_ns
+    prm[state.PARAM_ARBITRATED] = int(device.channel_arbitration != "fifo")
+    prm[state.PARAM_SUBATOMIC_STEPS] = int(sch in SUBATOMIC_STEPS)
+    prm[state.PARAM_FAMILY] = FAMILY_OF[sch]
+    prm[state.PARAM_UNDECIDED_TYPES] = undecided_types(sch, tables.arrays)
     if record_bin_samples > 0:
         bound = _makespan_bound(ops, tables, device, hop_ns, comp_ns, ctrl_msg_ns, dcc_decision_ns)
         series = np.zeros(bound // (SAMPLE_NS * record_bin_samples) + 2, np.int64)
     else:
         series = np.zeros(0, np.int64)
-    op_issue = np.full(len(ops), -1, np.int64)
-    op_start = np.full(len(ops), -1, np.int64)
-    op_done = np.full(len(ops), -1, np.int64)
-    wait_ns = np.zeros(len(ATOMICS), np.int64)
-    wait_cnt = np.zeros(len(ATOMICS), np.int64)
-    stats = np.zeros(K.N_GLOBALS, np.int64)
-    # each chip logs its atomic starts: at most its operations' atomic operations
-    n_atomic = tables.arrays[K.TMPL_LEN][op_type]
-    log_off = np.zeros(n + 1, np.int64)
-    log_off[1:] = np.cumsum(np.bincount(ops.chip, weights=n_atomic, minlength=n)).astype(np.int64)
-    lg = np.zeros((int(log_off[-1]), 2), np.int64)
-    log_end = np.zeros(n, np.int64)
-    tb, to = tables.packed()
-    K.simulate(
-        ops.chip, op_type, ops.arrival_ns, chip_q, chip_q_off,
-        np.asarray(device.xfer_ns(), np.int64), tb, to, prm,
-        op_issue, op_start, op_done, wait_ns, wait_cnt, lg, log_off, log_end, stats,
-    )  # fmt: skip
-    K.account_current(lg, log_off, log_end, tb, to, prm[K.R_PB], record_bin_samples, series, stats)
-    st = dict(zip(K.STAT_NAMES, (int(x) for x in stats), strict=True))
+    flat_tables, table_start = tables.packed()
+    xfer = np.asarray(device.xfer_ns(), np.int64)
+    S = state.allocate(prm, flat_tables, table_start, ops.chip, op_type, ops.arrival_ns, xfer)
+    run_kernel(S)
+    stats = S.stats
+    account_current(S.atomic_log, S.atomic_log_first, S.atomic_log_end, flat_tables, table_start,
+                    prm[state.PARAM_BUDGET], record_bin_samples, series, stats)  # fmt: skip
+    op_issue, op_start, op_done = S.op_issue, S.op_start, S.op_done
+    wait_ns, wait_cnt = S.wait_ns, S.wait_count
+    st = dict(zip(state.STAT_NAMES, (int(x) for x in stats), strict=True))
     first = int(ops.arrival_ns[0]) if len(ops) else 0
     last = int(op_done.max()) if len(ops) else 0
     if record_bin_samples > 0:
@@ -351,15 +346,15 @@ def _makespan_bound(ops, tables, device, hop_ns, comp_ns, msg_ns, dcc_ns) -> int
     """Completion-time bound: every operation serialised after the last arrival, each atomic
     operation paying a full ring round, compute time, controller messages and DCC decisions
     (of every chip), and every channel atomic operation waiting for all the others."""
-    tmpl_len = tables.arrays[1]
-    tmpl_cum = tables.arrays[3]
-    tmpl_off = tables.arrays[0]
+    tmpl_len = tables.arrays[state.TMPL_LEN]
+    tmpl_cum = tables.arrays[state.TMPL_CUM]
+    tmpl_off = tables.arrays[state.TMPL_OFF]
     ty = ops.op_type
     per = tmpl_cum[tmpl_off[ty] + tmpl_len[ty]] + tmpl_len[ty] * (
         (device.n_chips + 1) * (hop_ns + dcc_ns) + comp_ns + 2 * msg_ns * device.n_chips
     )
     xfer = np.asarray(device.xfer_ns())[ty]
-    chan_dur = tables.arrays[K.A_DUR] * tables.arrays[K.A_CHAN]
+    chan_dur = tables.arrays[state.A_DUR] * tables.arrays[state.A_CHAN]
     on_chan = np.array([sum(int(chan_dur[a]) for a in seq) for seq in device.templates()])[ty]
     total = per.sum() + xfer.sum() + on_chan.sum()
     return int(ops.arrival_ns.max() + total + 1) if len(ops) else 1

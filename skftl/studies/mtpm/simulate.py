@@ -29,7 +29,6 @@ from skftl.errors import ConfigError, UnknownTraceError
 from skftl.nand import Ftl, Geometry, resolve_nand
 from skftl.nand.ftl import flash_log_reserve
 from skftl.power.device import CHANNEL_ARBITRATIONS, OP_PROGRAM, OP_READ, TYPE_NAMES, Device
-from skftl.power.kernel import A_CHAN
 from skftl.power.profiles import (
     ATOMIC_LABELS,
     ATOMICS,
@@ -39,6 +38,7 @@ from skftl.power.profiles import (
     load_profiles,
 )
 from skftl.power.sim import DCC_MODELS, OpStream, SimResult, Tables, build_tables, simulate
+from skftl.power.state import A_CHAN
 from skftl.power.tokens import TokenModel, latency_overhead_cycles
 from skftl.power.variants import device_profiles, profile_variant
 from skftl.power.workload import FtlStreamInfo, from_nand_ops, ops_from_ftl, ops_from_requests
