@@ -195,6 +195,25 @@ def collect(S, chip, t, op_index, plane):
         S.ctr[C_GC_VICTIMS] += 1
 
 
+@inline
+def collect_if_short(S, chip, t, op_index, gc_low, plane_low):
+    """Garbage-collect ``chip`` before a program when it is short of free blocks: below
+    ``gc_low`` for the chip, then (``plane_low`` > 0, per-plane thresholds) every plane below
+    its own. True when GC failed (``C_ERROR`` set)."""
+    if S.free_count[chip] < gc_low:
+        collect(S, chip, t, op_index, -1)
+        if S.ctr[C_ERROR] != 0:
+            return True
+    if plane_low > 0:
+        planes = S.prm[P_PLANES]
+        for pl in range(planes):
+            if S.free_plane[chip * planes + pl] < plane_low:
+                collect(S, chip, t, op_index, pl)
+                if S.ctr[C_ERROR] != 0:
+                    return True
+    return False
+
+
 @njit
 def migrate_page(S, lpn, ppn, stream, chip, t, ready, op_index):
     """Move the page the host just read (``ppn``, on ``chip``) to a block of ``stream`` on
@@ -203,18 +222,8 @@ def migrate_page(S, lpn, ppn, stream, chip, t, ready, op_index):
     the controller (``ready``: the read's transfer done), booked on the chip's timeline
     without delaying the read. A real call, not inlined: migrations are rare and the policy's
     ``select_block`` inlined here once more would lengthen every policy's compile."""
-    if S.free_count[chip] < S.prm[P_GC_LOW]:
-        collect(S, chip, t, op_index, -1)
-        if S.ctr[C_ERROR] != 0:
-            return
-    plane_low = S.prm[P_PLANE_GC_LOW]
-    if plane_low > 0:
-        planes = S.prm[P_PLANES]
-        for pl in range(planes):
-            if S.free_plane[chip * planes + pl] < plane_low:
-                collect(S, chip, t, op_index, pl)
-                if S.ctr[C_ERROR] != 0:
-                    return
+    if collect_if_short(S, chip, t, op_index, S.prm[P_GC_LOW], S.prm[P_PLANE_GC_LOW]):
+        return
     if S.l2p[lpn] != ppn:
         # that GC copied the page: the copy went where gc_stream placed it, one move is enough
         return
@@ -315,18 +324,8 @@ def replay(S, lpn, op, stream, req, time_ns, done_ns, start, end):
             if flp >= 0:
                 s = policy.write_stream(S, flp, fstream)
                 chip = policy.select_chip(S, flp, s)
-                if S.free_count[chip] < gc_low:
-                    collect(S, chip, t, i, -1)
-                    if S.ctr[C_ERROR] != 0:
-                        return i
-                if plane_low > 0:
-                    # per-plane thresholds: every plane of the chip short of free blocks
-                    planes = S.prm[P_PLANES]
-                    for pl in range(planes):
-                        if S.free_plane[chip * planes + pl] < plane_low:
-                            collect(S, chip, t, i, pl)
-                            if S.ctr[C_ERROR] != 0:
-                                return i
+                if collect_if_short(S, chip, t, i, gc_low, plane_low):
+                    return i
                 old = S.l2p[flp]
                 blk = policy.select_block(S, chip, s, flp, old, False)
                 if blk < 0:
