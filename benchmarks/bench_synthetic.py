@@ -1,11 +1,14 @@
 """Throughput of the synthetic trace generator (and of the characterisation).
 
 Run: PYTHONPATH=. python benchmarks/bench_synthetic.py [--n 10000000] [--preset msr_web]
-[--locality]. Prints requests generated per second, characterised per second, and peak
-memory. ``--locality`` turns every temporal-locality parameter of issue #19 on (the shares
+[--locality] [--like TRACE ...]. Prints requests generated per second, characterised per
+second, and peak memory. ``--like TRACE`` (repeatable) times what ``skftl traces synth --like
+TRACE -n N -o FILE`` does instead, step by step: load the trace, profile it, fit the spec,
+generate N requests, write them as an MQSim trace (to a temporary file, removed).
+``--locality`` turns every temporal-locality parameter of issue #19 on (the shares
 and distances of the web_0 excerpt, new-address weights, reuse sizes, single-run preference,
 copied sizes, immediate repeats) and the second round's (measured gap table, fresh space
-for new runs, long runs among isolated requests, single-run sources, typed and sized
+for new runs, long runs among isolated requests, short reusing runs, typed and sized
 repeats, overlapping reads, phases; ``--round1`` leaves those off).
 """
 
@@ -13,8 +16,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import resource
+import tempfile
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from skftl.traces.stats import characterise
 from skftl.traces.synthetic import PRESETS, SizeDist, generate
@@ -34,7 +42,7 @@ LOCALITY_ON = dict(
 )
 # The mechanisms of issue #19's second round (``--locality`` adds them): the web_0 excerpt's
 # gap table (as spec_like fits it, rounded), fresh space for new runs, long runs among
-# isolated requests, reuses of single runs, repeats of small writes, reads over part of
+# isolated requests, short reusing runs, repeats of small writes, reads over part of
 # earlier writes, and its phases (read share and size ratios per slice).
 LOCALITY_ROUND2 = dict(
     gap_levels=(0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9995)
@@ -43,7 +51,7 @@ LOCALITY_ROUND2 = dict(
     + (43.5, 44.7, 78.7, 96.3, 107.0, 113.0, 115.0, 117.0),
     fresh_new_addresses=True,
     footprint_bytes=1 << 40,  # fresh space for 10 M requests' new runs
-    reuse_source_single_share=0.92,
+    copy_run_requests=2.3,
     single_run_share=0.93,
     repeat_write_share=0.77,
     repeat_write_sizes=SizeDist.discrete({1: 0.19, 6: 0.16, 8: 0.03, 16: 0.45, 32: 0.17}),
@@ -62,6 +70,42 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
 
 
+def _cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_like(source: str, n: int) -> None:
+    """The steps of ``skftl traces synth --like SOURCE -n N`` (default seed, calibration and
+    format), each timed: wall clock and CPU (user + system) seconds, and the load average
+    when it ends (the machine may be shared: a wall clock means little without it)."""
+    from skftl.traces import load_trace
+    from skftl.traces.export import export_trace
+    from skftl.traces.profile import profile_trace, spec_from_profile
+
+    steps = {}
+    cpu = {}
+
+    def timed(step: str, run: Callable[[], Any]) -> Any:
+        t, c = time.perf_counter(), _cpu_s()
+        out = run()
+        steps[step], cpu[step] = time.perf_counter() - t, _cpu_s() - c
+        return out
+
+    req = timed("load", lambda: load_trace(source))
+    preset = timed("profile", lambda: profile_trace(req))
+    spec = timed("fit", lambda: spec_from_profile(preset, n))
+    out = timed("generate", lambda: generate(spec, n, seed=0))
+    with tempfile.TemporaryDirectory() as tmp:
+        timed("write", lambda: export_trace(out, Path(tmp) / "like.trace"))
+    parts = "  ".join(f"{k} {v:5.2f} s (cpu {cpu[k]:5.2f})" for k, v in steps.items())
+    print(
+        f"synth --like {source} n={n:,}: {parts}  total {sum(steps.values()):6.2f} s"
+        f" (cpu {sum(cpu.values()):6.2f})  peak RSS {peak_rss_mib():,.0f} MiB"
+        f"  load {os.getloadavg()[0]:.2f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--n", type=int, default=10_000_000, help="requests per trace")
@@ -77,7 +121,17 @@ def main() -> None:
         action="store_true",
         help="with --locality: only the first round's parameters (LOCALITY_ON), as timed before",
     )
+    ap.add_argument(
+        "--like",
+        action="append",
+        metavar="TRACE",
+        help="time `skftl traces synth --like TRACE -n N` step by step instead (repeatable)",
+    )
     args = ap.parse_args()
+    if args.like:
+        for source in args.like:
+            time_like(source, args.n)
+        return
     for name in args.preset or ["Financial1", "WebSearch1", "msr_web"]:
         spec = PRESETS[name]
         if args.locality:

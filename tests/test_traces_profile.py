@@ -155,6 +155,10 @@ def test_paper_presets_cite_every_number_and_keep_table3():
     for work in WORKLOADS:
         preset = load_preset(PRESET_DIR / f"{work.name}.yaml")
         assert set(preset.provenance.citations) == set(preset.profile.model_dump())
+        assert set(preset.provenance.basis) == set(preset.profile.model_dump())
+        kinds = set(preset.provenance.basis.values())
+        assert kinds <= {"measured", "published", "assumed"}
+        assert ("published" in kinds) == (work.table3 is not None or work.files is not None)
         assert preset.provenance.kind == ("paper" if work.table3 else "excerpt")
         assert work.excerpt in preset.provenance.source
     for name in ("Financial2", "WebSearch1"):  # the Table III calibration survives

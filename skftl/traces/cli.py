@@ -64,7 +64,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sy.add_argument("--seed", type=int, default=0)
     sy.add_argument(
         "--calibrate", type=int, default=3, metavar="K",
-        help="fixed-point calibration iterations of the locality parameters (0: none)",
+        help="fixed-point calibration iterations of the locality parameters, then a "
+        "bisection of the footprint (0: neither, the closed-form estimates as they are)",
     )  # fmt: skip
     sy.set_defaults(func=_cmd_synth)
 

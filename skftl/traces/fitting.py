@@ -1,19 +1,29 @@
 """A synthetic workload like a measured one: from a :func:`skftl.traces.locality.profile` to
 the :class:`~skftl.traces.synthetic.SyntheticSpec` that reproduces it.
 
-The Table III aggregates, size histograms and sequential shares map one to one onto spec
-fields (the generator makes them exact). The locality fields do not: what is measured (the
-*latest* earlier request with the same start page, at page level) differs from what is
-drawn (a copy of *some* earlier request's start), because copies overlap and multi-page
-requests spread. So the starting values are refined by a **calibration**: a few fixed-point
-iterations, each drawing a short seeded trace, measuring it and scaling every locality
-parameter by target / measured. The result says it is calibrated (``notes``), and its
-``targets`` are the measured profile's scalars.
+The Table III aggregates and sequential shares map one to one onto spec fields (the
+generator makes them exact). Most other parameters are estimated from the profile in closed
+form, each class of request the generator draws apart taking what the trace measured for
+that class: the sizes of run heads at a new address, of sequential continuations and of
+reuses (histograms tilted to each class's mean), where in a page new runs start, the reuse
+shares less the immediate repeats (which the generator adds apart), the share of new runs
+that go over pages touched before and how many pages, how far back, how long the runs that
+reuse an address are and whether they go over their source's pages or append to them, and
+the new-address rate and sizes per time slice. What is measured (the *latest* earlier
+request with the same start page, at page level) still differs from what is drawn, because
+copies and overlaps interact; so a **calibration** follows: a few fixed-point iterations,
+each drawing a seeded trace and scaling the reuse shares, the time slices' new-address
+weights and size factors, the overlaps' written shares and the mean sizes by target /
+measured, then one **bisection** that fits the footprint per request (the overlaps moved
+together, :func:`fit_footprint`; it converges on any trace whose footprint the overlaps can
+reach, and says by how much it missed on one they cannot). The result says it is calibrated
+(``notes``), and its ``targets`` are the measured profile's scalars.
 
-Arrival burstiness is fitted in closed form: the generator's gaps are a two-exponential
-mixture (a share ``b`` of short gaps of mean ``g``), chosen to match the coefficient of
-variation and the median / mean ratio of the measured gaps (a CV below 1 cannot be made by
-this mixture: Poisson arrivals are used then).
+Arrival burstiness is fitted in closed form: the measured gap quantiles with their tail fitted
+to the gaps' coefficient of variation (:func:`gap_table`); a profile without quantiles gets a
+two-exponential mixture (a share ``b`` of short gaps of mean ``g``) matching the coefficient
+of variation and the median / mean ratio (a CV below 1 cannot be made by this mixture:
+Poisson arrivals are used then).
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ import numpy as np
 from skftl.errors import ConfigError
 from skftl.traces import locality
 from skftl.traces.requests import SECTOR
+from skftl.traces.stats import footprint_pages
 from skftl.traces.synthetic import SizeDist, SyntheticSpec, generate
 
 CALIBRATION_REQUESTS = 200_000  # longest draw a calibration step measures
@@ -37,9 +48,8 @@ _PAIRS = {  # spec field -> profile key of its start-page share (its starting va
     "write_after_read_fraction": "write_after_read_share",
     "rewrite_fraction": "rewrite_start_share",
 }
-FRESH_ROOM = 2.0  # address space of a fit, at least this times the bytes of its requests
+FRESH_ROOM = 4.0  # address space of a fit, at least this times the bytes of its requests
 STEP_GAIN = 1.0  # exponent of the multiplicative step (above 1 overshoots)
-COPY_SIZE_GAIN = 3.0  # copy_size_share's step: its ratio to this power
 REQUIRED = (
     "name",
     "n_requests",
@@ -242,9 +252,31 @@ def _type_sizes(p: Mapping[str, Any], kind: str) -> tuple[SizeDist | None, SizeD
     return _sizes(p[f"{kind}_sizes"], p[f"{kind}_size_probs"], mean), again
 
 
+def _class_sizes(p: Mapping[str, Any], label: str, kind: str) -> SizeDist | None:
+    """The measured sizes of one class of request (``label``: head, follow or copy; see
+    :func:`skftl.traces.locality.measured`), tilted to the class's measured mean."""
+    return _sizes(
+        p.get(f"{label}_{kind}_sizes") or [],
+        p.get(f"{label}_{kind}_size_probs") or [],
+        _num(p.get(f"mean_{label}_{kind}_size_kb", float("nan")), float("nan")),
+    )
+
+
+def _sizes_of(p: Mapping[str, Any], kind: str) -> tuple[SizeDist | None, ...]:
+    """(sizes at a new address, of the reuses, of the sequential continuations: None = the
+    first) of ``kind``. Each class's own measured sizes where the profile has them (a trace's
+    profile; the type's mean then holds as the classes' mix, no tilt needed); else (a
+    profile whose sizes were set apart from its locality, e.g. a paper's Table III) the
+    type's histogram tilted so that the mix with the reuses has the measured mean."""
+    head = _class_sizes(p, "head", kind)
+    if head is None:
+        return (*_type_sizes(p, kind), None)
+    return head, _class_sizes(p, "copy", kind), _class_sizes(p, "follow", kind)
+
+
 def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
-    read, reuse_read = _type_sizes(p, "read")
-    write, reuse_write = _type_sizes(p, "write")
+    read, reuse_read, follow_read = _sizes_of(p, "read")
+    write, reuse_write, follow_write = _sizes_of(p, "write")
     read, write = read or write, write or read
     if read is None:
         raise ConfigError(f"profile {name!r}: read_sizes and write_sizes are both empty")
@@ -254,7 +286,8 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
     # (for the longer of the trace and the calibration draws, at the larger type's mean:
     # the calibration moves the sizes on the way)
     drawn = max(n, min(int(p["n_requests"]), CALIBRATION_REQUESTS))
-    room = FRESH_ROOM * drawn * max(read.mean_bytes, write.mean_bytes)
+    page = int(p.get("page_size", 4096))  # a run laid out on pages takes one at least
+    room = FRESH_ROOM * drawn * max(read.mean_bytes, write.mean_bytes, page)
     span = max(int(p["address_span_bytes"]), _space_floor(read, write, al), int(room))
     iops = _num(p["iops"], 100.0)
     gap_levels, gap_quantiles = list(p.get("gap_levels") or []), p.get("gap_quantiles") or []
@@ -309,35 +342,133 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         burst_gap_ns=g * 1e9 / iops,
         gap_levels=tuple(gap_levels),
         gap_quantiles=tuple(gap_quantiles),
-        **{field: _num(p[key], 0.0) for field, key in _PAIRS.items()},
+        **_copy_shares(p, repeat, rw),
         reuse_distance_levels=tuple(levels),
         reuse_distance_quantiles=tuple(quantiles),
-        new_address_weights=tuple((inc / inc.mean()).tolist()) if inc.sum() > 0 else (),
+        new_address_weights=_new_address_weights(p, inc),
         reuse_read_sizes=reuse_read,
         reuse_write_sizes=reuse_write,
+        follow_read_sizes=follow_read,
+        follow_write_sizes=follow_write,
         reuse_single_run_share=_share_or_none(
             p.get("copy_single_run_share", p.get("reuse_single_run_share"))
         ),
-        reuse_source_single_share=_share_or_none(p.get("reuse_source_single_share")),
         single_run_share=_share_or_none(p.get("single_run_share")),
-        overlap_read_fraction=_num(p.get("overlap_read_share", 0.0), 0.0),
-        overlap_read_sizes=_sizes(
-            p.get("overlap_read_sizes", []), p.get("overlap_read_size_probs", [])
-        ),
+        copy_run_requests=_at_least_one(p.get("copy_run_requests")),
+        copy_run_old_share=_share_or_none(p.get("copy_run_old_share")),
+        **_overlap(p),
         phase_read_fractions=tuple(p.get("phase_read_fractions") or ()),
-        phase_read_size_factors=tuple(p.get("phase_read_size_ratios") or ()),
-        phase_write_size_factors=tuple(p.get("phase_write_size_ratios") or ()),
+        phase_read_size_factors=_phase(p, "read"),
+        phase_write_size_factors=_phase(p, "write"),
+        phase_follow_read_size_factors=_phase(p, "read", "follow") if follow_read else (),
+        phase_follow_write_size_factors=_phase(p, "write", "follow") if follow_write else (),
         copy_size_share=_num(p.get("reuse_same_size_share", 0.5), 0.5),
         fresh_new_addresses=True,
+        page_offset_probs=_page_offsets(p, al),
         n_requests=n,
         source=f"spec_like({p['name']})",
     )
+
+
+def _page_offsets(p: Mapping[str, Any], alignment: int) -> tuple[float, ...]:
+    """Where in a page new runs start (alignment units), as measured; () when the profile
+    does not say, when every request starts on a page or when the measured alignment is
+    not the spec's."""
+    probs = [float(x) for x in p.get("head_page_offset_probs") or ()]
+    grid = int(p.get("page_size", 4096)) // alignment
+    if len(probs) != grid or grid <= 1 or sum(probs) <= 0 or probs[0] >= 1.0:
+        return ()
+    return tuple(x / sum(probs) for x in probs)
+
+
+def _copy_shares(p: Mapping[str, Any], repeat: float, rw: float | None) -> dict[str, float]:
+    """The spec's four reuse shares (of the non-sequential reads / writes the generator draws)
+    from the profile's start-page shares, in closed form. A measured share counts the
+    immediate repeats too (a repeat starts where the request before it did), which the
+    generator adds apart (``repeat_fraction``; ``rw`` of them writes, None: in the trace's
+    mix): they are taken out of the same-type share, and every share is then over the
+    non-sequential requests that are not repeats."""
+    rf = _num(p["read_fraction"], 0.0)
+    out = {field: _num(p[key], 0.0) for field, key in _PAIRS.items()}
+    read_repeats = repeat * (rf if rw is None else 1.0 - rw)  # per request of the trace
+    for kind, share, own, other, repeats in (
+        ("read", rf, "reread_fraction", "read_after_write_fraction", read_repeats),
+        ("write", 1.0 - rf, "rewrite_fraction", "write_after_read_fraction",
+         repeat - read_repeats),
+    ):  # fmt: skip
+        runs = share * (1.0 - _num(p[f"seq_{kind}_fraction"], 0.0))  # non-sequential
+        drawn = runs - repeats
+        if repeats <= 0 or drawn <= 0:
+            continue
+        out[own] = max(out[own] * runs - repeats, 0.0) / drawn
+        out[other] = out[other] * runs / drawn
+        total = out[own] + out[other]
+        if total > 1.0:
+            out[own], out[other] = out[own] / total, out[other] / total
+    return {k: float(np.clip(v, 0.0, 1.0)) for k, v in out.items()}
+
+
+def _overlap(p: Mapping[str, Any]) -> dict[str, Any]:
+    """The run heads placed over part of earlier requests, as measured: per type the share of
+    the heads at a new start page that touch a page touched before, the share of those that
+    touch a written one, and how many such pages (an older profile: only reads over written
+    data, with their own sizes)."""
+    if "touch_read_share" not in p:
+        return {
+            "overlap_read_fraction": _num(p.get("overlap_read_share", 0.0), 0.0),
+            "overlap_read_sizes": _sizes(
+                p.get("overlap_read_sizes", []), p.get("overlap_read_size_probs", [])
+            ),
+        }
+    counts = [int(x) for x in p.get("touch_pages") or []]
+    probs = [float(x) for x in p.get("touch_page_probs") or []]
+    levels = list(p.get("touch_distance_levels") or [])
+    quantiles = np.maximum.accumulate(
+        [max(float(q), 1.0) for q in p.get("touch_distance_quantiles") or []]
+    ).tolist()
+    if quantiles:
+        levels = detruncated_levels(levels, quantiles, int(p["n_requests"]))
+    return {
+        "overlap_distance_levels": tuple(levels) if quantiles else (),
+        "overlap_distance_quantiles": tuple(quantiles),
+        "overlap_read_fraction": _num(p["touch_read_share"], 0.0),
+        "overlap_write_fraction": _num(p.get("touch_write_share", 0.0), 0.0),
+        "overlap_written_shares": (
+            _num(p.get("touch_read_written_share", 1.0), 1.0),
+            _num(p.get("touch_write_written_share", 1.0), 1.0),
+        ),
+        "overlap_page_counts": tuple(counts) if sum(probs) > 0 else (),
+        "overlap_page_probs": tuple(probs) if sum(probs) > 0 else (),
+    }
+
+
+def _phase(p: Mapping[str, Any], kind: str, label: str = "head") -> tuple[float, ...]:
+    """Per time slice, the mean size of ``kind``'s run heads at a new address (``label``
+    head) or sequential continuations (follow) over its mean, as measured (an older
+    profile: the heads take the ratios over all the type's requests)."""
+    mine = p.get(f"phase_{label}_{kind}_size_ratios")
+    if mine or label != "head":
+        return tuple(mine or ())
+    return tuple(p.get(f"phase_{kind}_size_ratios") or ())
+
+
+def _new_address_weights(p: Mapping[str, Any], inc: np.ndarray) -> tuple[float, ...]:
+    """Per time slice, the rate of new start pages among the run heads over its mean: the
+    measured ratios (an older profile: the footprint's growth per slice over its mean)."""
+    ratios = np.asarray(p.get("phase_new_head_ratios") or [], dtype=float)
+    if len(ratios) and ratios.sum() > 0:
+        return tuple((ratios / ratios.mean()).tolist())
+    return tuple((inc / inc.mean()).tolist()) if inc.sum() > 0 else ()
 
 
 def _carry(repeats: float, share: float) -> float:
     """Factor on a type's sequential share when ``repeats`` of all requests are repeats of
     that type and ``share`` of all requests are of that type."""
     return share / (share - repeats) if share > repeats else 1.0
+
+
+def _at_least_one(x: Any) -> float | None:
+    return float(x) if x is not None and np.isfinite(float(x)) and float(x) >= 1 else None
 
 
 def _share_or_none(x: Any) -> float | None:
@@ -375,22 +506,37 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
         ]
         if w.sum() > 0:
             changes["new_address_weights"] = tuple((w / w.mean()).tolist())
-    for kind in ("read", "write"):  # each slice's mean size, measured over all its requests
-        field, key = f"phase_{kind}_size_factors", f"phase_{kind}_size_ratios"
-        if getattr(spec, field):
-            f = np.asarray(getattr(spec, field)) * [
-                _ratio(t, g) for t, g in zip(p[key], got[key], strict=True)
-            ]
-            changes[field] = tuple(f.tolist())
-    if spec.overlap_read_fraction > 0:  # on the page share the overlaps are there for
+    for kind in ("read", "write"):  # each slice's mean size, of the class it is set for
+        for field, key in (
+            (f"phase_{kind}_size_factors", f"phase_head_{kind}_size_ratios"),
+            (f"phase_follow_{kind}_size_factors", f"phase_follow_{kind}_size_ratios"),
+        ):
+            if not p.get(key) and field.startswith("phase_follow"):
+                continue
+            if not p.get(key):  # an older profile: the ratios over all the type's requests
+                key = f"phase_{kind}_size_ratios"
+            if getattr(spec, field) and p.get(key) and got.get(key):
+                f = np.asarray(getattr(spec, field)) * [
+                    _ratio(t, g) for t, g in zip(p[key], got[key], strict=True)
+                ]
+                changes[field] = tuple(f.tolist())
+    if spec.overlap_read_fraction > 0 and not spec.overlap_page_counts:  # an older profile:
+        # reads over written data, on the page share they are there for
         step = _ratio(p["read_hit_written_share"], got["read_hit_written_share"])
         changes["overlap_read_fraction"] = float(np.clip(spec.overlap_read_fraction * step, 0, 1))
-    # page rewrites follow how often a rewrite takes its source's size (the share moves
-    # little with it: a larger step, COPY_SIZE_GAIN); the fresh sizes are re-tilted so
-    # each type's mean size holds. The address space stays: _initial_spec lays new runs
-    # out side by side (fresh_new_addresses), so it only spaces them.
-    step = _ratio(p["rewrite_share"], got["rewrite_share"]) ** COPY_SIZE_GAIN
-    changes["copy_size_share"] = float(np.clip(spec.copy_size_share * step, 0, 1))
+    elif spec.overlap_written_shares:  # which runs the overlapping heads continue, on the
+        # page shares of written data that reads and writes hit
+        changes["overlap_written_shares"] = tuple(
+            float(np.clip(share * _ratio(_num(p[key], 0.0), _num(got[key], 0.0)), 0.0, 1.0))
+            for share, key in zip(
+                spec.overlap_written_shares,
+                ("read_hit_written_share", "rewrite_share"),
+                strict=True,
+            )
+        )
+    # the sizes at new addresses are re-tilted so each type's mean size holds. The address
+    # space stays: _initial_spec lays new runs out side by side (fresh_new_addresses), so
+    # it only spaces them.
     changes.update(_size_changes(spec, p, got))
     return dataclasses.replace(spec, **changes)
 
@@ -404,6 +550,89 @@ def _size_changes(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> dict[
         if min(dist.sizes) < mean < max(dist.sizes):
             changes[field] = dist.tilted_to_mean(mean)
     return changes
+
+
+FOOTPRINT_TOLERANCE = 0.02  # the footprint fit stops within this relative distance
+FOOTPRINT_STEPS = 7  # at most this many draws
+
+
+OVERLAP_REACH = 2.0  # the footprint fit's parameter runs over [-1, OVERLAP_REACH]
+
+
+def _with_overlap(spec: SyntheticSpec, x: float) -> SyntheticSpec:
+    """``spec`` with its overlaps moved by ``x`` in [-1, OVERLAP_REACH]: both types' overlap
+    shares towards 0 (x < 0: more new pages) or towards 1 (0 < x <= 1: more run heads share
+    pages with earlier runs); beyond 1 every run head at a new address overlaps and a share
+    x - 1 of those that would start on another's page keep their overlap (fewer new pages
+    still, at the price of more reuses of a start page)."""
+
+    def move(share: float) -> float:
+        return share + min(x, 1.0) * (1.0 - share) if x >= 0 else share * (1.0 + x)
+
+    clash = float(np.clip(x - 1.0, 0.0, 1.0))
+    return dataclasses.replace(
+        spec,
+        overlap_read_fraction=move(spec.overlap_read_fraction),
+        overlap_write_fraction=move(spec.overlap_write_fraction),
+        overlap_clash_shares=(clash, clash) if clash > 0 else (),
+    )
+
+
+def _footprint_target(p: Mapping[str, Any], m: int) -> float:
+    """Distinct pages a draw of ``m`` requests should touch: the profiled trace's footprint
+    per request, times ``m``. (A shorter draw than the trace still runs through all of the
+    spec's time slices, so it stands for the whole trace, not for its first ``m``.)"""
+    return float(p["footprint_pages"]) * m / int(p["n_requests"])
+
+
+def fit_footprint(
+    spec: SyntheticSpec, p: Mapping[str, Any], m: int, seed: int
+) -> tuple[SyntheticSpec, str]:
+    """The spec whose draws of ``m`` requests touch as many distinct pages per request as
+    the profiled trace does (:func:`_footprint_target`), and how it was reached. One
+    parameter, the overlaps of both types moved together (:func:`_with_overlap`), found by
+    bisection inside [-1, OVERLAP_REACH]: fewer distinct pages as it rises, so the bracket
+    holds the answer whenever one is in reach (bisection converges on any such trace), and
+    the search ends at a bound when none is (the overlaps cannot make that footprint)."""
+    page = int(p.get("page_size", 4096))
+    target = _footprint_target(p, m)
+    if not target > 0:
+        return spec, "no footprint to fit"
+
+    def error(x: float) -> float:  # log(drawn / target): falls as x rises
+        pages = footprint_pages(generate(_with_overlap(spec, x), m, seed), page)
+        return float(np.log(max(pages, 1) / target))
+
+    x, e, steps = _bisect_decreasing(error, -1.0, OVERLAP_REACH)
+    how = f"overlaps moved by {x:+.3f}, {100 * np.expm1(e):+.1f} % after {steps} draw(s)"
+    return _with_overlap(spec, x), how
+
+
+def _bisect_decreasing(error, lo: float, hi: float) -> tuple[float, float, int]:
+    """(x, error(x), evaluations) for a decreasing ``error`` on [lo, hi], from 0: bisection
+    of the bracket until |error| <= FOOTPRINT_TOLERANCE or FOOTPRINT_STEPS evaluations, the
+    best point seen returned (the error may step: a draw is a discrete thing); the nearer
+    bound when the root is outside."""
+    x, e = 0.0, error(0.0)
+    best, steps = (x, e), 1
+    if abs(e) <= FOOTPRINT_TOLERANCE:
+        return x, e, steps
+    a, b = (x, hi) if e > 0 else (lo, x)
+    edge = b if e > 0 else a
+    e_edge = error(edge)
+    steps += 1
+    if abs(e_edge) < abs(best[1]):
+        best = (edge, e_edge)
+    if (e_edge > 0) == (e > 0):  # out of reach: the bound is the nearest
+        return edge, e_edge, steps
+    while steps < FOOTPRINT_STEPS and abs(best[1]) > FOOTPRINT_TOLERANCE:
+        mid = 0.5 * (a + b)
+        e_mid = error(mid)
+        steps += 1
+        if abs(e_mid) < abs(best[1]):
+            best = (mid, e_mid)
+        a, b = (mid, b) if e_mid > 0 else (a, mid)
+    return best[0], best[1], steps
 
 
 def _space_floor(read: SizeDist, write: SizeDist, alignment: int) -> int:
@@ -423,7 +652,8 @@ def spec_like(
     dict; unknown keys are ignored, a missing one is a ConfigError naming it), with
     ``n`` requests (default: the profile's). ``calibrate`` fixed-point iterations refine
     the locality parameters on a seeded draw of the profile's length (at most
-    CALIBRATION_REQUESTS); 0 gives the raw measured values."""
+    CALIBRATION_REQUESTS), then :func:`fit_footprint` fits the footprint on such draws; 0
+    gives the closed-form estimates as they are."""
     label = str(profile.get("name", "profile"))
     missing = [key for key in REQUIRED if key not in profile]
     if missing:
@@ -439,9 +669,11 @@ def spec_like(
     if calibrate:  # the last step's other changes move the mean sizes: correct them last
         got = locality.profile(generate(spec, m, seed), page)
         spec = dataclasses.replace(spec, **_size_changes(spec, profile, got))
+        spec, footprint = fit_footprint(spec, profile, m, seed)
     note = (
         f"calibrated: {calibrate} fixed-point iteration(s) of the locality parameters and "
-        f"one of the mean sizes, on a draw of {m} requests (seed {seed})"
+        f"one of the mean sizes, then the footprint ({footprint}), on a draw of {m} requests "
+        f"(seed {seed})"
         if calibrate
         else "uncalibrated: the measured values as they are"
     )

@@ -1,4 +1,5 @@
-"""Locality of a block trace, measured (vectorised numpy, O(n log n)).
+"""Locality of a block trace, measured (vectorised numpy and one sort of the page operations,
+whose page measures a Numba pass takes in one walk: O(n log n)).
 
 What the FTL-facing studies depend on beyond Table III's aggregates: how often a written
 page is written again (rewrites), how often a read hits data written earlier in the trace,
@@ -30,7 +31,7 @@ def _previous_same_start(requests: Requests, page_size: int) -> np.ndarray:
     """Per request, the index of the latest earlier request with the same start page; -1
     where there is none."""
     first, _ = page_span(requests, page_size)
-    order = np.lexsort((np.arange(len(first)), first))  # by page, then trace order
+    order = page_order(first)  # by page, then trace order
     prev = np.full(len(first), -1, dtype=np.int64)
     if len(first) > 1:
         same = first[order[1:]] == first[order[:-1]]
@@ -45,9 +46,29 @@ def reuse_distances(requests: Requests, page_size: int = 4096) -> np.ndarray:
     return np.where(prev >= 0, np.arange(len(prev)) - prev, -1)
 
 
-def _seen_before(lpn: np.ndarray, flag: np.ndarray) -> np.ndarray:
-    """Per row (rows in trace order): an earlier row with the same lpn has ``flag`` set."""
-    order = np.lexsort((np.arange(len(lpn)), lpn))
+def page_order(lpn: np.ndarray) -> np.ndarray:
+    """The rows of page ops (in trace order) sorted by page, then trace order: the one sort
+    every page measure here works on. Where page and row fit one int64 key (the page's
+    distance from the lowest times the rows, plus the row), a plain sort of the keys gives
+    it faster than a stable two-key sort."""
+    m = len(lpn)
+    if m == 0:
+        return np.zeros(0, dtype=np.int64)
+    low = int(lpn.min())
+    if (int(lpn.max()) - low + 1) * m < 2**62:
+        key = lpn - low
+        key *= m
+        key += np.arange(m, dtype=np.int64)
+        key.sort()
+        key %= m
+        return key
+    return np.lexsort((np.arange(m), lpn))
+
+
+def _seen_before(lpn: np.ndarray, flag: np.ndarray, order: np.ndarray | None = None) -> np.ndarray:
+    """Per row (rows in trace order): an earlier row with the same lpn has ``flag`` set
+    (``order``: :func:`page_order` of ``lpn``, if already sorted)."""
+    order = page_order(lpn) if order is None else order
     key, f = lpn[order], flag[order].astype(np.int64)
     csum = np.cumsum(f) - f  # flagged rows before this one, over the sorted order
     group_start = np.ones(len(key), dtype=np.bool_)
@@ -58,10 +79,10 @@ def _seen_before(lpn: np.ndarray, flag: np.ndarray) -> np.ndarray:
     return out
 
 
-def _written_before(ops) -> tuple[float, float, np.ndarray]:
+def _written_before(ops, order: np.ndarray | None = None) -> tuple[float, float, np.ndarray]:
     """:func:`written_before_shares` of the page ops of a trace, and per page op whether
     its page was written before."""
-    hit = _seen_before(ops.lpn, ops.is_write)
+    hit = _seen_before(ops.lpn, ops.is_write, order)
     w = ops.is_write
     rewrite = float(hit[w].mean()) if w.any() else float("nan")
     read_hit = float(hit[~w].mean()) if (~w).any() else float("nan")
@@ -74,15 +95,25 @@ def written_before_shares(requests: Requests, page_size: int = 4096) -> tuple[fl
     return _written_before(expand_to_pages(requests, page_size))[:2]
 
 
-def _growth(ops, n: int) -> np.ndarray:
+def _growth(ops, n: int, order: np.ndarray | None = None) -> np.ndarray:
     """:func:`footprint_growth` of the page ops of a trace of ``n`` requests."""
     if len(ops) == 0:
         return np.zeros(n, dtype=np.int64)
-    order = np.lexsort((ops.request, ops.lpn))
+    order = page_order(ops.lpn) if order is None else order
     new = np.ones(len(order), dtype=np.bool_)
     new[1:] = ops.lpn[order[1:]] != ops.lpn[order[:-1]]
     first_request = ops.request[order][new]  # the request that first touches each page
     return np.cumsum(np.bincount(first_request, minlength=n))
+
+
+def first_touches(ops, order: np.ndarray | None = None) -> tuple[int, int]:
+    """(distinct pages, of which first accessed by a read) of the page ops of a trace."""
+    if len(ops) == 0:
+        return 0, 0
+    order = page_order(ops.lpn) if order is None else order
+    first = np.ones(len(order), dtype=np.bool_)
+    first[1:] = ops.lpn[order[1:]] != ops.lpn[order[:-1]]
+    return int(first.sum()), int(np.count_nonzero(~ops.is_write[order][first]))
 
 
 def footprint_growth(requests: Requests, page_size: int = 4096) -> np.ndarray:
@@ -121,16 +152,33 @@ GAP_LEVELS = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.9
               0.9999, 0.99995, 0.99999, 1.0)  # fmt: skip
 GROWTH_POINTS = 101  # footprint after each 1 % of the requests
 TOP_SIZES = 32  # commonest request sizes kept per type
+TAIL_BINS = 8  # the other sizes, in this many bins of equal count
 _ALIGNMENTS = (4096, 2048, 1024, 512)
 
 
 def _size_histogram(sizes: np.ndarray) -> tuple[list[int], list[float]]:
-    """The TOP_SIZES commonest sizes (bytes, ascending) and their shares, renormalised."""
+    """The TOP_SIZES commonest sizes (ascending) and their shares, and the rest of the sizes
+    in up to TAIL_BINS bins of equal count, each at its mean (rounded to the sizes' grid):
+    the few rare large requests that carry much of a block trace's mean size are kept, so
+    the histogram's mean is the sizes' mean up to that rounding."""
     if len(sizes) == 0:
         return [], []
     values, counts = np.unique(sizes, return_counts=True)
-    keep = np.sort(np.argsort(-counts, kind="stable")[:TOP_SIZES])
-    return values[keep].tolist(), (counts[keep] / counts[keep].sum()).tolist()
+    order = np.argsort(-counts, kind="stable")
+    keep, rest = order[:TOP_SIZES], order[TOP_SIZES:]
+    weight = dict(zip(values[keep].tolist(), counts[keep].tolist(), strict=True))
+    if len(rest):
+        # the bins' sizes on the sizes' own grid (a 4 KiB multiple where they all are one:
+        # a size off it would make a run share a page with the next)
+        grid = next((a for a in _ALIGNMENTS if np.mean(sizes % a == 0) >= 0.99), 1)
+        tail = np.repeat(values[rest], counts[rest])
+        tail.sort()
+        for part in np.array_split(tail, min(TAIL_BINS, len(tail))):
+            v = max(int(np.rint(part.mean() / grid)), 1) * grid
+            weight[v] = weight.get(v, 0) + len(part)
+    out = sorted(weight)
+    total = float(sum(weight.values()))
+    return out, [weight[v] / total for v in out]
 
 
 def _pair_shares(requests: Requests, prev: np.ndarray, seq: np.ndarray) -> dict[str, float]:
@@ -171,11 +219,10 @@ def _repeats(requests: Requests) -> np.ndarray:
     return same
 
 
-def _overlap_reads(requests: Requests, ops, hit: np.ndarray, new_single: np.ndarray) -> dict:
+def _overlap_reads(requests: Requests, touches: np.ndarray, new_single: np.ndarray) -> dict:
     """Of the reads that start a run of one at a new start page: the share that touch a page
-    written before (they overlap an earlier write from another start page), and the sizes
-    of those that do."""
-    touches = np.bincount(ops.request[hit], minlength=len(requests)) > 0
+    written before (``touches``: they overlap an earlier write from another start page), and
+    the sizes of those that do."""
     heads = new_single & ~requests.is_write
     sizes, probs = _size_histogram(requests.size_bytes[heads & touches])
     return {
@@ -206,6 +253,118 @@ def _phases(requests: Requests) -> dict[str, list[float]]:
     return out
 
 
+def _fresh_phases(requests: Requests, head: np.ndarray, follow: np.ndarray, new: np.ndarray):
+    """Per equal slice of the trace (in requests), what sets how fast its footprint grows:
+    the mean size of each type's run heads at a new start page (``head``) and of its
+    sequential continuations (``follow``), each over that class's mean in the whole trace,
+    and the share of the run heads that are not repeats that start at a new page over that
+    share in the whole trace (a slice without any: 1)."""
+    n, w = len(requests), requests.is_write
+    k = np.arange(n) * PHASE_SLICES // n
+
+    def ratio(mine: np.ndarray, values: np.ndarray) -> list[float]:
+        m = np.bincount(k[mine], minlength=PHASE_SLICES)
+        total = np.bincount(k[mine], weights=values[mine], minlength=PHASE_SLICES)
+        mean = values[mine].mean() if mine.any() else 0.0
+        if mean <= 0:
+            return [1.0] * PHASE_SLICES
+        return np.where(m > 0, total / np.maximum(m, 1) / mean, 1.0).tolist()
+
+    sizes = requests.size_bytes.astype(np.float64)
+    out = {"phase_new_head_ratios": ratio(new[0], new[1].astype(np.float64))}
+    for label, mine in (("head", head), ("follow", follow)):
+        for kind, typed in (("read", ~w), ("write", w)):
+            out[f"phase_{label}_{kind}_size_ratios"] = ratio(mine & typed, sizes)
+    return out
+
+
+def run_heads(is_write: np.ndarray, seq: np.ndarray) -> np.ndarray:
+    """Per request, the position of the head of its run (the latest request of its type that
+    is not sequential, at or before it)."""
+    out = np.arange(len(seq), dtype=np.int64)
+    for t in (False, True):
+        idx = np.flatnonzero(is_write == t)
+        if len(idx):
+            out[idx] = idx[~seq[idx]][np.cumsum(~seq[idx]) - 1]
+    return out
+
+
+def _touch(
+    w: np.ndarray,
+    seq: np.ndarray,
+    new_head: np.ndarray,
+    copied: np.ndarray,
+    old: np.ndarray,
+    pages: np.ndarray,
+    touches: np.ndarray,
+) -> dict:
+    """How runs go over pages touched before. Of the runs whose head is at a new start page
+    (``new_head``), per type: the share whose requests touch such pages (``old`` per
+    request), and of those the share that touch a written one (``touches``); over both types,
+    the pages of those runs touched before (a histogram). Of the runs headed by a reuse
+    (``copied``) that go on sequentially: the share of the pages of their continuations
+    touched before (a run that reads a file again, against one that appends to it)."""
+    nan = float("nan")
+    head = run_heads(w, seq)
+    n = len(w)
+    run_old = np.bincount(head, weights=old, minlength=n)
+    run_written = np.bincount(head, weights=touches, minlength=n) > 0
+    out = {}
+    for kind, typed in (("read", ~w), ("write", w)):
+        mine = new_head & typed
+        over = mine & (run_old > 0)
+        out[f"touch_{kind}_share"] = float(over.sum() / mine.sum()) if mine.any() else nan
+        out[f"touch_{kind}_written_share"] = float(run_written[over].mean()) if over.any() else nan
+    touching = new_head & (run_old > 0)
+    out["touch_pages"], out["touch_page_probs"] = _size_histogram(
+        np.rint(run_old[touching]).astype(np.int64)
+    )
+    follows = seq & copied[head]
+    total = float(pages[follows].sum())
+    out["copy_run_old_share"] = float(old[follows].sum() / total) if total > 0 else nan
+    length = np.bincount(head, minlength=n)
+    long_copies = copied & (length > 1)
+    out["copy_run_requests"] = float(length[long_copies].mean()) if long_copies.any() else nan
+    return out
+
+
+def _touch_distances(new_head: np.ndarray, latest: np.ndarray) -> dict:
+    """Quantiles (at REUSE_LEVELS) of how far back (requests) a run whose head is at a new
+    start page finds the pages it touches again: from its head to the latest earlier request
+    that touched one of them (``latest`` per run head, -1: none; at least 1)."""
+    runs = new_head & (latest >= 0)
+    d = np.maximum(np.flatnonzero(runs) - latest[runs], 1)
+    return {
+        "touch_distance_levels": list(REUSE_LEVELS) if len(d) else [],
+        "touch_distance_quantiles": np.quantile(d, REUSE_LEVELS).tolist() if len(d) else [],
+    }
+
+
+@dataclass(frozen=True)
+class _PageMeasures:
+    """What :func:`~skftl.traces.locality_kernel.page_passes` finds (see there)."""
+
+    hit: np.ndarray  # per page op: its page was written by an earlier one
+    new_pages: np.ndarray  # per request: the pages it touches first
+    old: np.ndarray  # per request: the pages it touches that an earlier request touched
+    latest: np.ndarray  # per run head: the latest earlier request touching its run's pages
+    distinct: int
+    read_first: int  # distinct pages first touched by a read
+
+
+def _page_measures(ops, order: np.ndarray, head: np.ndarray, n: int) -> _PageMeasures:
+    """The page measures of page ops ``ops`` (``order``: :func:`page_order` of them; ``head``
+    per request: the head of its run) of a trace of ``n`` requests, in one pass."""
+    from skftl.traces.locality_kernel import page_passes  # Numba: loaded when measured
+
+    hit = np.empty(len(ops), dtype=np.bool_)
+    new_pages, old, latest = (np.empty(n, dtype=np.int64) for _ in range(3))
+    distinct, read_first = page_passes(
+        ops.lpn, ops.request, ops.is_write, order, head, n, hit, new_pages, old, latest
+    )
+    return _PageMeasures(hit, new_pages, old, latest, int(distinct), int(read_first))
+
+
 def _sd_kb(sizes: np.ndarray) -> float:
     return float(sizes.std() / 1024) if len(sizes) else float("nan")
 
@@ -225,9 +384,12 @@ def _gap_stats(requests: Requests) -> tuple[float, float, list[float]]:
     return float(gaps.std() / mean), float(np.median(gaps) / mean), quantiles
 
 
-def _top_decile_share(lpn: np.ndarray) -> float:
-    """Share of page accesses that go to the hottest 10 % of touched pages."""
-    _, counts = np.unique(lpn, return_counts=True)
+def _top_decile_share(lpn: np.ndarray, order: np.ndarray) -> float:
+    """Share of page accesses that go to the hottest 10 % of touched pages (``order``:
+    :func:`page_order` of ``lpn``)."""
+    key = lpn[order]
+    start = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+    counts = np.diff(np.append(start, len(key)))
     top = np.sort(counts)[::-1][: max(int(np.ceil(0.1 * len(counts))), 1)]
     return float(top.sum() / counts.sum())
 
@@ -265,8 +427,13 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
     prev = _previous_same_start(requests, page_size)
     dist = (np.arange(n) - prev)[prev >= 0]
     ops = expand_to_pages(requests, page_size)
-    rewrite_share, read_hit_written_share, hit = _written_before(ops)
-    growth = _growth(ops, n)
+    order = page_order(ops.lpn)
+    page = _page_measures(ops, order, run_heads(w, seq), n)
+    hit = page.hit
+    rewrite_share = float(hit[ops.is_write].mean()) if ops.is_write.any() else float("nan")
+    reads = ~ops.is_write
+    read_hit_written_share = float(hit[reads].mean()) if reads.any() else float("nan")
+    growth = np.cumsum(page.new_pages)
     at = np.rint(np.linspace(0.0, 1.0, GROWTH_POINTS) * (n - 1)).astype(np.int64)
     read_sizes, read_probs = _size_histogram(requests.size_bytes[~w])
     write_sizes, write_probs = _size_histogram(requests.size_bytes[w])
@@ -283,6 +450,27 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
     alignment = next((a for a in _ALIGNMENTS if np.mean(offsets % a == 0) >= 0.99), 512)
     gap_cv, gap_median_ratio, gap_quantiles = _gap_stats(requests)
     nan = float("nan")
+    touches = np.bincount(ops.request[hit], minlength=n) > 0  # touch a page written before
+    # the sizes of each class of request the generator draws apart: run heads at a new
+    # start page, the sequential requests that continue a run, the reuses that copy an
+    # earlier request
+    new_head = (prev < 0) & ~seq
+    classes = {"head": new_head, "follow": seq, "copy": copied}
+    old = page.old
+    touch = _touch(w, seq, new_head, copied, old, np.bincount(ops.request, minlength=n), touches)
+    touch.update(_touch_distances(new_head, page.latest))
+    class_sizes = {}
+    for label, mine in classes.items():
+        for kind, typed in (("read", ~w), ("write", w)):
+            sizes, probs = _size_histogram(requests.size_bytes[mine & typed])
+            class_sizes[f"{label}_{kind}_sizes"] = sizes
+            class_sizes[f"{label}_{kind}_size_probs"] = probs
+            class_sizes[f"mean_{label}_{kind}_size_kb"] = _mean_kb(
+                requests.size_bytes[mine & typed]
+            )
+    grid = max(page_size // alignment, 1)  # alignment units per page
+    into = offsets[(prev < 0) & ~seq] % page_size // alignment if grid > 1 else np.zeros(1)
+    page_offsets = np.bincount(into.astype(np.int64), minlength=grid)[:grid]
     flat = {
         "name": requests.meta.name,
         "n_requests": n,
@@ -301,6 +489,7 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         "reuse_read_size_probs": reuse_read_probs,
         "reuse_write_sizes": reuse_write_sizes,
         "reuse_write_size_probs": reuse_write_probs,
+        **class_sizes,
         "repeat_share": float(np.count_nonzero(repeat) / n),
         "repeat_write_share": float(w[repeat].mean()) if repeat.any() else nan,
         "repeat_read_sizes": repeat_read_sizes,
@@ -323,19 +512,25 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         "mean_reuse_read_size_kb": _mean_kb(requests.size_bytes[again & ~w]),
         "mean_reuse_write_size_kb": _mean_kb(requests.size_bytes[again & w]),
         "alignment_bytes": int(alignment),
+        # where in a page the requests at a new start page start (alignment units; page
+        # and alignment as here): how many pages a request touches follows from it
+        "head_page_offset_probs": (page_offsets / max(page_offsets.sum(), 1)).tolist(),
         "address_span_bytes": int((offsets + requests.size_bytes).max()),
         "iops": float(table["iops"]),
         "footprint_pages": int(growth[-1]),
+        "footprint_read_pages": page.read_first,
         "footprint_half_share": float(growth[n // 2 - 1] / growth[-1]) if growth[-1] else nan,
         "footprint_growth": (growth[at] / max(growth[-1], 1)).tolist(),
         **_phases(requests),
-        "top_decile_access_share": _top_decile_share(ops.lpn) if len(ops) else nan,
+        **_fresh_phases(requests, new_head, seq, (~seq & ~repeat, prev < 0)),
+        "top_decile_access_share": _top_decile_share(ops.lpn, order) if len(ops) else nan,
         "reuse_share": float(len(dist) / n),
         "median_reuse_distance": float(np.median(dist)) if len(dist) else nan,
         "reuse_distance_levels": list(REUSE_LEVELS),
         "reuse_distance_quantiles": np.quantile(dist, REUSE_LEVELS).tolist() if len(dist) else [],
         **_pair_shares(requests, prev, seq),
-        **_overlap_reads(requests, ops, hit, (prev < 0) & single),
+        **_overlap_reads(requests, touches, (prev < 0) & single),
+        **touch,
         "page_reads": int(np.count_nonzero(~ops.is_write)),  # the trials of the page shares
         "page_writes": int(np.count_nonzero(ops.is_write)),
         "rewrite_share": rewrite_share,
@@ -377,7 +572,7 @@ def locality(requests: Requests, page_size: int = 4096) -> dict[str, float]:
     return {key: p[key] for key in LOCALITY_KEYS}
 
 
-SCALAR_TOLERANCE = 0.10  # relative, per scalar (issue #19's validation target)
+SCALAR_TOLERANCE = 0.10  # relative, per scalar: the validation target
 CURVE_TOLERANCE = 0.10  # KS distance, reuse-distance CDF and footprint-growth curve
 # Sampling rule for the event shares: a share of k events in m trials carries a sampling
 # error sqrt(p (1 - p) / m); for a rare event (a few reuses in a short trace) that error is

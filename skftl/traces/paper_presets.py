@@ -1,4 +1,4 @@
-"""Preset files for the papers' workloads (issue #19 item 4), with the source of every number.
+"""Preset files for the papers' workloads, with the source of every number.
 
 The papers' own traces (UMass Financial1/2 and WebSearch1-3, the full MSR Cambridge volumes,
 SNIA Nexus 5) are not shipped. Published characteristics of the full traces that we could
@@ -13,7 +13,9 @@ consult gives their reuse, rewrite shares, footprint growth or burstiness. So ea
   the synthetic preset of the same name, which are tilted to Table III's mean size. This keeps
   the Table III calibration of the synthetic presets.
 
-``citations`` in each file maps every profile field to its source. Published numbers that
+``citations`` in each file maps every profile field to its source, and ``basis`` says what
+kind of number it is: ``measured`` (on the excerpt), ``published`` (a paper's number, or one
+computed from published numbers alone) or ``assumed`` (our choice). Published numbers that
 could not be applied to a profile of a different length (Financial1's 700,873 files at the
 full trace's length) are kept in ``notes``. Build with :func:`write_all` (needs the excerpts).
 """
@@ -144,7 +146,20 @@ WORKLOADS = (
 )  # fmt: skip
 
 
-_PHASES = ("phase_read_fractions", "phase_read_size_ratios", "phase_write_size_ratios")
+_PHASES = (
+    "phase_read_fractions",
+    "phase_read_size_ratios",
+    "phase_write_size_ratios",
+    *(f"phase_{c}_{k}_size_ratios" for c in ("head", "follow") for k in ("read", "write")),
+)
+# the excerpt's sizes per class of request (run heads at a new address, continuations,
+# reuses): the fit takes them before a type's sizes, so they go where Table III sets the sizes
+_CLASS_SIZES = tuple(
+    key
+    for c in ("head", "follow", "copy")
+    for k in ("read", "write")
+    for key in (f"{c}_{k}_sizes", f"{c}_{k}_size_probs", f"mean_{c}_{k}_size_kb")
+)
 
 
 def _with_table3(profile: dict, name: str, row: tuple[float, float, float, float]) -> dict:
@@ -168,6 +183,7 @@ def _with_table3(profile: dict, name: str, row: tuple[float, float, float, float
         "seq_write_fraction": seq_w / 100,
         "mean_size_kb": mean_kb,
         **{key: [] for key in _PHASES},
+        **{key: None if key.startswith("mean_") else [] for key in _CLASS_SIZES},
     }
 
 
@@ -176,7 +192,17 @@ _REUSE_MECHANICS = (
     "copy_single_run_share",
     "reuse_single_run_share",
     "reuse_same_size_share",
+    "copy_run_requests",
+    "copy_run_old_share",
+    # runs over pages touched before from another start page: the excerpt's, of its few
+    # dozen reuses, cannot say how the full trace's reuses lie
+    "touch_read_share",
+    "touch_write_share",
+    "touch_read_written_share",
+    "touch_write_written_share",
+    "footprint_read_pages",
 )
+_EMPTIED = ("touch_pages", "touch_page_probs", "touch_distance_levels", "touch_distance_quantiles")
 _FROM_FILES = (
     "reuse_share",
     *(f"{k}_share" for k in ("reread", "read_after_write", "write_after_read", "rewrite_start")),
@@ -186,8 +212,11 @@ _FROM_FILES = (
     "rewrite_share",
     "read_hit_written_share",
     *_REUSE_MECHANICS,
+    *_EMPTIED,
     *(f"reuse_{k}_size{s}" for k in ("read", "write") for s in ("s", "_probs")),
     *(f"mean_reuse_{k}_size_kb" for k in ("read", "write")),
+    *(f"copy_{k}_size{s}" for k in ("read", "write") for s in ("s", "_probs")),
+    *(f"mean_copy_{k}_size_kb" for k in ("read", "write")),
 )
 
 
@@ -219,10 +248,13 @@ def _with_files(profile: dict, count: FileCount, excerpt_requests: int) -> dict:
     out["rewrite_share"] = out["read_hit_written_share"] = None
     for key in _REUSE_MECHANICS:  # the excerpt's few reuses cannot say how most requests reuse
         out[key] = None
+    for key in _EMPTIED:
+        out[key] = []
     for kind in ("read", "write"):  # reuses are most requests now: they keep the mean size
-        out[f"reuse_{kind}_sizes"] = list(profile[f"{kind}_sizes"])
-        out[f"reuse_{kind}_size_probs"] = list(profile[f"{kind}_size_probs"])
-        out[f"mean_reuse_{kind}_size_kb"] = profile[f"mean_{kind}_size_kb"]
+        for label in ("reuse", "copy"):
+            out[f"{label}_{kind}_sizes"] = list(profile[f"{kind}_sizes"])
+            out[f"{label}_{kind}_size_probs"] = list(profile[f"{kind}_size_probs"])
+            out[f"mean_{label}_{kind}_size_kb"] = profile[f"mean_{kind}_size_kb"]
     return out
 
 
@@ -236,9 +268,11 @@ def build(work: PaperWorkload, excerpt: Requests) -> Preset:
     profile = measured.profile.model_dump()
     src = f"measured on the excerpt {work.excerpt} (sha256 in provenance)"
     citations = {key: src for key in profile}
+    basis = dict.fromkeys(profile, "measured")
     if work.table3 is not None:
         profile = _with_table3(profile, work.name, work.table3)
         citations.update({key: TABLE3 for key in _FROM_TABLE3})
+        basis.update(dict.fromkeys(_FROM_TABLE3, "published"))
         sized = (
             f"synthetic preset {work.name} (skftl/traces/synthetic.py): its size shape, "
             f"tilted to the {TABLE3} mean size (the shape's source is stated there)"
@@ -246,12 +280,20 @@ def build(work: PaperWorkload, excerpt: Requests) -> Preset:
         for kind in ("read", "write"):
             for key in (f"{kind}_sizes", f"{kind}_size_probs", f"mean_{kind}_size_kb"):
                 citations[key] = sized
-        citations.update({key: "none (off: Table III fixes the mix and sizes)" for key in _PHASES})
+                basis[key] = PRESETS[work.name].basis.get(f"{kind}_sizes", "assumed")
+        off = "none (off: Table III fixes the mix and sizes)"
+        citations.update(dict.fromkeys((*_PHASES, *_CLASS_SIZES), off))
+        basis.update(dict.fromkeys((*_PHASES, *_CLASS_SIZES), "assumed"))
     notes = f"nearest excerpt: {work.why}. {work.notes}".strip()
     if work.files is not None:
         profile = _with_files(profile, work.files, measured.provenance.n_requests)
         cited = f"{work.files.source}; applied by paper_presets._with_files (see its docstring)"
         citations.update({key: cited for key in _FROM_FILES})
+        # the share of new files is the published count's (or, ASSUMPTION in its source, taken
+        # from another trace or a bound); how it spreads over time and types is assumed
+        published = work.files.source.startswith("LPMT paper")
+        basis.update(dict.fromkeys(_FROM_FILES, "assumed"))
+        basis.update(dict.fromkeys(("reuse_share",), "published" if published else "assumed"))
         # the reuse is the full trace's: so is the length the profile describes
         prov["n_requests"] = work.files.requests
         notes += (
@@ -263,6 +305,7 @@ def build(work: PaperWorkload, excerpt: Requests) -> Preset:
         kind="paper" if work.table3 is not None else "excerpt",
         source=f"{work.name}: {TABLE3 + ' + ' if work.table3 else ''}excerpt {work.excerpt}",
         citations=citations,
+        basis=basis,
         notes=notes,
     )
     return preset_from_dict(

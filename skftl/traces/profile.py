@@ -56,6 +56,13 @@ class Provenance(_Strict):
     citations: dict[str, str] = Field(
         default_factory=dict, description="profile field -> source of that number"
     )
+    basis: dict[str, Literal["measured", "published", "assumed"]] = Field(
+        default_factory=dict,
+        description="profile field -> what kind of number it is: measured (on the source "
+        "trace, or on the excerpt standing in for it), published (a paper's number, or one "
+        "computed from a published number alone) or assumed (a choice of ours; the citation "
+        "says which)",
+    )
     notes: str = ""
 
 
@@ -220,8 +227,9 @@ def profile_trace(
         "page_size": page_size,
         "n_requests": len(requests),
     }
-    data = {"name": name or meta.name, "provenance": provenance,
-            "profile": measure(requests, page_size, flat)}  # fmt: skip
+    fields = measure(requests, page_size, flat)
+    provenance["basis"] = dict.fromkeys(fields, "measured")
+    data = {"name": name or meta.name, "provenance": provenance, "profile": fields}
     return preset_from_dict(data, f"profile of {where}")
 
 

@@ -44,7 +44,9 @@ from skftl.traces.textio import (
 )
 
 #: bump whenever a reader's output for the same input changes (invalidates the cache)
-READER_VERSION = 2  # 2: bounds on sizes, extents and times (issue 22)
+# 2: bounds on sizes, extents and times; 3: MQSim arrivals >= 0, Heimdall arrivals with their
+# decimal point
+READER_VERSION = 3
 BLOCK_SIZE = 16 << 20
 REGION_ALIGN = 1 << 20
 _SNIFF_LINES = 20

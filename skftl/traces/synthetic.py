@@ -11,7 +11,8 @@ Exactness by construction: the number of writes and the number of sequential rea
 and a non-sequential request that lands by chance exactly on the previous end is
 moved by one alignment unit. So a generated trace's read % and sequential % equal
 the spec up to one request of rounding, and only the mean size is subject to
-sampling noise. Everything is vectorised numpy (no per-request Python).
+sampling noise. Everything is vectorised numpy or, with temporal locality on, Numba
+kernels over numpy's draws (:mod:`skftl.traces.reuse_kernel`; no per-request Python).
 
 Every preset says where its numbers come from in its ``source`` and ``notes``
 fields; numbers not taken from a paper or measured on a real excerpt are labelled
@@ -21,13 +22,13 @@ as assumptions.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from skftl.errors import ConfigError
-from skftl.traces.locality import single_runs
 from skftl.traces.requests import SECTOR, Requests, TraceMeta
 
 KB = 1024
@@ -93,6 +94,9 @@ class SizeDist:
         """The discrete distribution closest in KL divergence to this one whose mean
         is ``mean_bytes`` (exponential tilting p_i * exp(theta * s_i)): keeps the
         shape of a measured histogram while matching a published mean."""
+        return _tilted(self, float(mean_bytes))
+
+    def _tilted_to_mean(self, mean_bytes: float) -> SizeDist:
         if self.kind != "discrete":
             raise ConfigError("only a discrete size distribution can be tilted")
         s = np.asarray(self.sizes, dtype=float)
@@ -113,10 +117,13 @@ class SizeDist:
         lo, hi = -2000.0, 2000.0
         for _ in range(200):  # bisection: the tilted mean is increasing in theta
             mid = 0.5 * (lo + hi)
+            before = (lo, hi)
             if float(tilted(mid) @ s) < mean_bytes:
                 lo = mid
             else:
                 hi = mid
+            if (lo, hi) == before:  # the bracket is two adjacent floats: it cannot move
+                break
         return dataclasses.replace(self, probs=tuple(tilted(0.5 * (lo + hi)).tolist()))
 
     def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
@@ -128,6 +135,13 @@ class SizeDist:
         raw = self.median * np.exp(self.sigma * rng.standard_normal(n))
         sectors = np.ceil(raw / SECTOR).astype(np.int64)
         return np.clip(sectors * SECTOR, self.min_size, self.max_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _tilted(dist: SizeDist, mean_bytes: float) -> SizeDist:
+    """:meth:`SizeDist.tilted_to_mean`, remembered: a fit draws the same phases' tilts of the
+    same distributions over and over."""
+    return dist._tilted_to_mean(mean_bytes)
 
 
 @dataclass(frozen=True)
@@ -160,7 +174,7 @@ class SyntheticSpec:
     iops: float = 100.0
     burst_fraction: float = 0.0
     burst_gap_ns: float = 0.0
-    # Temporal locality (issue #19; all off by default, which keeps every preset's draws
+    # Temporal locality (all off by default, which keeps every preset's draws
     # bit-identical). A non-sequential read starts at the start of an earlier read with
     # probability ``reread_fraction``, of an earlier write with ``read_after_write_fraction``;
     # a non-sequential write likewise with ``write_after_read_fraction`` / ``rewrite_fraction``.
@@ -179,6 +193,11 @@ class SyntheticSpec:
     # Sizes of the non-sequential requests that reuse an address (None: the type's sizes).
     reuse_read_sizes: SizeDist | None = None
     reuse_write_sizes: SizeDist | None = None
+    # Sizes of the sequential requests that continue a run (None: the type's sizes). With
+    # them the type's sizes are those of the run heads at a new address: in block traces a
+    # file read or written whole comes in requests of other sizes than isolated ones.
+    follow_read_sizes: SizeDist | None = None
+    follow_write_sizes: SizeDist | None = None
     # Share of the reusing requests that start a run of one request (None: no preference;
     # a reused address is then as often continued sequentially as a new one).
     reuse_single_run_share: float | None = None
@@ -186,20 +205,43 @@ class SyntheticSpec:
     # random positions, so runs are short and few heads stand alone). Block traces mix many
     # isolated requests with a few long sequential runs (files read or written whole).
     single_run_share: float | None = None
-    # This share of the read run heads at a new address (runs of one) is placed over part
-    # of an earlier write (a drawn reuse distance back) from another start page, with sizes
-    # from ``overlap_read_sizes`` (None: the reads' sizes): a read of part of a file written
-    # earlier. Such reads hit written pages without sharing a start page, as many reads of
-    # written data in block traces do.
+    # Mean requests of the runs of more than one request whose head reuses an address (None:
+    # as those of any head): in block traces a reuse that goes on is short (a few blocks
+    # rewritten or read again), the long runs are files written or read whole once.
+    copy_run_requests: float | None = None
+    # Of those runs, the share that go over the pages their source's run touched (a file
+    # read or written again from where it began); the others append: they copy the last
+    # request of a run at a new address and go on past its end (None: all go over).
+    copy_run_old_share: float | None = None
+    # This share of the read (write) run heads at a new address is placed over part of an
+    # earlier request (a drawn reuse distance back) from another start page, with sizes
+    # from ``overlap_read_sizes`` (None: the type's sizes): a read of part of a file read or
+    # written earlier, a write next to or over earlier data, a request that shares its
+    # first page with the one it continues at 512 B alignment. Such requests touch pages
+    # touched before without sharing a start page, as many do in block traces, and the
+    # footprint grows by their other pages only. ``overlap_written_shares`` (read heads,
+    # write heads; empty: 1, 1) is the share placed over an earlier write (else a read);
+    # ``overlap_page_counts`` / ``overlap_page_probs`` (empty: uniform up to the head's)
+    # how many pages (OVERLAP_PAGE) a head shares with it.
     overlap_read_fraction: float = 0.0
     overlap_read_sizes: SizeDist | None = None
-    # This share of the reusing requests copy a request that was a run of one (None: the
-    # request at the drawn distance, whatever its run): in block traces what is reused is
-    # mostly small isolated requests (metadata), not the head of a long sequential run,
-    # whose continuation would then rewrite the whole run.
-    reuse_source_single_share: float | None = None
-    # This share of the requests that copy one of their own type take its size too (a
-    # rewrite of the same block range) instead of a size from the reuse size distribution.
+    overlap_write_fraction: float = 0.0
+    overlap_written_shares: tuple[float, ...] = ()
+    overlap_page_counts: tuple[int, ...] = ()
+    overlap_page_probs: tuple[float, ...] = ()
+    # How far back (requests) the run an overlapping head continues lies: an inverse CDF as
+    # the reuse distances' (empty: those).
+    overlap_distance_levels: tuple[float, ...] = ()
+    overlap_distance_quantiles: tuple[float, ...] = ()
+    # Per type (read heads, write heads; empty: 0, 0): the share of the overlapping heads that
+    # keep their overlap when it would start on the same page as another head's continuation
+    # of the same run (they then count as a reuse of that page; the others take a new
+    # address). A fit reaching for a footprint the overlaps alone cannot make raises it.
+    overlap_clash_shares: tuple[float, ...] = ()
+    # A reusing request copies an earlier request of its own power-of-two size class (the
+    # same block range again: small metadata rewritten, a file read again whole), and this
+    # share of them take its exact size too (the others keep a size from the reuse size
+    # distribution, at most the bytes from the source to its run's end).
     copy_size_share: float = 0.0
     # This share of the requests repeat the request just before them exactly (same type,
     # offset and size), as half the reuses of the Pixel 6a traces do.
@@ -210,6 +252,12 @@ class SyntheticSpec:
     # of the space. Block traces allocate new data in free space, so apart from the
     # explicit reuses above, a new run rewrites nothing.
     fresh_new_addresses: bool = False
+    # Where in a page new runs start (empty: anywhere on the alignment grid, uniformly). With
+    # ``fresh_new_addresses``, a new run starts at k alignment units past a multiple of
+    # len(page_offset_probs) units with probability page_offset_probs[k]: a block trace
+    # whose offsets are 512 B aligned may still start most requests on a 4 KiB page, and how
+    # many pages a request touches (its footprint) follows from where it starts.
+    page_offset_probs: tuple[float, ...] = ()
     # What is repeated (None: a uniformly picked request, so repeats have the trace's own mix
     # and sizes). Else this share of the repeats are writes and each repeats a request of
     # its type whose size is drawn from ``repeat_read_sizes`` / ``repeat_write_sizes`` (None:
@@ -228,6 +276,10 @@ class SyntheticSpec:
     phase_read_fractions: tuple[float, ...] = ()
     phase_read_size_factors: tuple[float, ...] = ()
     phase_write_size_factors: tuple[float, ...] = ()
+    # The same for the sequential continuations, when they have their own sizes
+    # (``follow_read_sizes``; empty: no phases for them).
+    phase_follow_read_size_factors: tuple[float, ...] = ()
+    phase_follow_write_size_factors: tuple[float, ...] = ()
     # Inter-arrival gaps from a measured distribution (empty: the exponential / burst model
     # above): quantiles ``gap_quantiles`` (multiples of the mean gap 1/iops) at the levels
     # ``gap_levels``, log-linear between knots (linear from a knot of 0). A trace of n
@@ -240,6 +292,10 @@ class SyntheticSpec:
     source: str = "assumption"
     notes: str = ""
     targets: dict = field(default_factory=dict)  # published/measured values it should meet
+    # What kind of number each parameter is (field name, or "mean_size" for the mean the size
+    # distributions are tilted to -> "measured", "published" or "assumed"; the comments at
+    # the presets and ``source`` / ``notes`` give the sources)
+    basis: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in (
@@ -254,6 +310,7 @@ class SyntheticSpec:
             "rewrite_fraction",
             "copy_size_share",
             "overlap_read_fraction",
+            "overlap_write_fraction",
         ):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
@@ -285,6 +342,7 @@ class SyntheticSpec:
                     f"{getattr(self, a)} + {getattr(self, b)}"
                 )
         self._check_table("reuse_distance", 1.0, ">= 1 and non-decreasing")
+        self._check_table("overlap_distance", 1.0, ">= 1 and non-decreasing")
         self._check_table("gap", 0.0, ">= 0, non-decreasing and not all 0")
         r = self.phase_read_fractions
         if r and (min(r) < 0 or max(r) > 1 or not np.isfinite(r).all()):
@@ -298,10 +356,19 @@ class SyntheticSpec:
                 raise ConfigError(f"{self.name}: {name} must be > 0, got {f}")
             if f and dist.kind != "discrete":
                 raise ConfigError(f"{self.name}: {name} needs a discrete size distribution")
+        for name, dist in (
+            ("phase_follow_read_size_factors", self.follow_read_sizes),
+            ("phase_follow_write_size_factors", self.follow_write_sizes),
+        ):
+            f = getattr(self, name)
+            if f and (min(f) <= 0 or not np.isfinite(f).all()):
+                raise ConfigError(f"{self.name}: {name} must be > 0, got {f}")
+            if f and (dist is None or dist.kind != "discrete"):
+                raise ConfigError(f"{self.name}: {name} needs discrete follow sizes")
         for name in (
             "reuse_single_run_share",
+            "copy_run_old_share",
             "repeat_write_share",
-            "reuse_source_single_share",
             "single_run_share",
         ):
             x = getattr(self, name)
@@ -310,6 +377,19 @@ class SyntheticSpec:
         w = self.new_address_weights
         if w and (min(w) < 0 or not np.isfinite(w).all() or sum(w) <= 0):
             raise ConfigError(f"{self.name}: new_address_weights must be >= 0, sum > 0, got {w}")
+        pc, pp = self.overlap_page_counts, self.overlap_page_probs
+        for name in ("overlap_written_shares", "overlap_clash_shares"):
+            x = getattr(self, name)
+            if x and (len(x) != 2 or min(x) < 0 or max(x) > 1):
+                raise ConfigError(f"{self.name}: {name} must be two shares, got {x}")
+        if len(pc) != len(pp) or (pc and (min(pc) < 1 or min(pp) < 0 or sum(pp) <= 0)):
+            raise ConfigError(
+                f"{self.name}: overlap_page_counts (>= 1) and overlap_page_probs (>= 0) must "
+                f"pair up, got {pc} and {pp}"
+            )
+        po = self.page_offset_probs
+        if po and (min(po) < 0 or not np.isclose(sum(po), 1.0, atol=1e-6)):
+            raise ConfigError(f"{self.name}: page_offset_probs must be >= 0 and sum to 1, got {po}")
         if self.hot_access_fraction > 0 and not 0 < self.hot_space_fraction < 1:
             raise ConfigError(f"{self.name}: a hot region needs 0 < hot_space_fraction < 1")
         if self.burst_fraction > 0 and self.burst_gap_ns * self.burst_fraction >= 1e9 / self.iops:
@@ -428,24 +508,78 @@ def _head_offsets(
 
 
 def _fresh_offsets(
-    spec: SyntheticSpec, rng: np.random.Generator, run_bytes: np.ndarray
-) -> np.ndarray:
-    """Aligned start offsets for runs of ``run_bytes`` that overlap neither each other nor
-    the footprint's end: the runs in random order, the free space split between them at
-    uniform random points."""
+    spec: SyntheticSpec,
+    rng: np.random.Generator,
+    roots: np.ndarray,
+    run_bytes: np.ndarray,
+    room: np.ndarray,
+    drawn: np.ndarray,
+    work: np.ndarray,
+    work2: np.ndarray,
+) -> None:
+    """Aligned start offsets (into ``drawn`` at the positions ``roots``, in place) for runs
+    of ``run_bytes`` that overlap neither each other nor the footprint's end: the runs in
+    random order, the free space split between them at uniform random points; each run
+    starts ``spec.page_offset_probs`` into its first page (when given; else on any alignment
+    unit). ``room`` (bytes per run) is kept free after a run, for the runs that will
+    continue it. ``work`` and ``work2``: int64 work space of one element per run or more."""
+    from skftl.traces.reuse_kernel import fresh_units, pick_into, place_fresh  # Numba
+
+    m = len(roots)
     al = spec.alignment_bytes
-    units = -(-run_bytes // al)
-    free = spec.footprint_bytes // al - int(units.sum())
+    probs = spec.page_offset_probs
+    grid = al * max(len(probs), 1)  # runs are laid out in units of this
+    into = _NONE  # bytes into its first grid unit (none: 0)
+    if probs:
+        cdf = np.cumsum(probs)
+        u = rng.random(m, out=work2[:m].view(np.float64))
+        into = u.view(np.int64)  # each draw's unit in its place
+        pick_into(cdf / cdf[-1], u, _NONE, into, _NONE)
+        into *= al
+    units = work[:m]
+    total = fresh_units(run_bytes, into, room, grid, units)
+    free = spec.footprint_bytes // grid - total
     if free < 0:
         raise ConfigError(
-            f"{spec.name}: the new runs ({int(units.sum()) * al} B) do not fit the footprint "
+            f"{spec.name}: the new runs ({total * grid} B) do not fit the footprint "
             f"of {spec.footprint_bytes} B (fresh_new_addresses); enlarge footprint_bytes"
         )
-    order = rng.permutation(len(units))
-    cuts = np.sort(rng.integers(0, free + 1, len(units)))
-    start = np.empty(len(units), dtype=np.int64)
-    start[order] = cuts + np.cumsum(units[order]) - units[order]
-    return start * al
+    order = rng.permutation(m)
+    cuts = rng.integers(0, free + 1, m)
+    cuts.sort()
+    place_fresh(roots, order, cuts, units, into, grid, drawn)
+
+
+_NONE = np.zeros(0, dtype=np.int64)  # an empty index array: a kernel's "not given"
+
+
+def _uniform(rng: np.random.Generator, m: int, scratch: np.ndarray | None) -> np.ndarray:
+    """``rng.random(m)``, the same draws, into the memory of ``scratch`` (an 8-byte array of
+    at least m elements, no longer needed) when given: a draw of millions of values in fresh
+    memory costs more in page faults than in arithmetic."""
+    if scratch is None or len(scratch) < m:
+        return rng.random(m)
+    return rng.random(m, out=scratch[:m].view(np.float64))
+
+
+def _draw_into(
+    dist: SizeDist,
+    rng: np.random.Generator,
+    out: np.ndarray,
+    at: np.ndarray,
+    scratch: np.ndarray | None = None,
+) -> None:
+    """``out[at] = dist.sample(rng, len(at))``: the same sizes from the same draws, a
+    discrete distribution's inverse CDF searched and scattered by a Numba kernel (the draws
+    in ``scratch``, see :func:`_uniform`)."""
+    if dist.kind != "discrete":
+        out[at] = dist.sample(rng, len(at))
+        return
+    from skftl.traces.reuse_kernel import pick_into  # Numba: locality on
+
+    cdf = np.cumsum(dist.probs)
+    values = np.asarray(dist.sizes, dtype=np.int64)
+    pick_into(cdf / cdf[-1], _uniform(rng, len(at), scratch), values, out, at)
 
 
 def _seq_mask(rng: np.random.Generator, n: int, seq_fraction: float) -> np.ndarray:
@@ -458,10 +592,12 @@ def _seq_mask(rng: np.random.Generator, n: int, seq_fraction: float) -> np.ndarr
 
 
 def _run_mask(rng: np.random.Generator, n: int, seq_fraction: float, single: float) -> np.ndarray:
-    """Which of a chain's n requests are sequential: the same exact count as
-    :func:`_seq_mask`, laid out so that ``single`` of the run heads start a run of one (as
-    near as the counts allow) and the other heads share the sequential requests (each at
-    least one; a uniform random split)."""
+    """Per run head of a chain of n requests, how many sequential requests follow it: the
+    same exact count of sequential requests as :func:`_seq_mask`, laid out so that
+    ``single`` of the run heads start a run of one (as near as the counts allow) and the
+    other heads share the sequential requests (each at least one; a uniform random split).
+    (:func:`~skftl.traces.reuse_kernel.run_marks` lays them out: each head, then its
+    followers.)"""
     k = min(round(seq_fraction * n), n - 1)
     heads = n - k
     multi = min(max(round((1.0 - single) * heads), 1 if k else 0), k)
@@ -470,9 +606,7 @@ def _run_mask(rng: np.random.Generator, n: int, seq_fraction: float, single: flo
         cuts = np.sort(rng.choice(k - 1, multi - 1, replace=False)) + 1 if multi > 1 else []
         parts = np.diff(np.concatenate([[0], cuts, [k]]))
         follow[np.flatnonzero(_exact_mask(rng, heads, multi))] = parts
-    seq = np.ones(n, dtype=np.bool_)
-    seq[np.cumsum(1 + follow) - (1 + follow)] = False  # each head, then its followers
-    return seq
+    return follow
 
 
 def _runs(spec: SyntheticSpec, sizes: np.ndarray, seq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -520,14 +654,27 @@ def _chain_offsets(
     return head[run] + _bytes_into_run(sizes, seq, run)
 
 
-def _reuse_distances(spec: SyntheticSpec, rng: np.random.Generator, m: int) -> np.ndarray:
-    """m reuse distances (requests, >= 1) from the spec's log-linear inverse CDF. A head
-    with less history than its distance takes a new address (so, as in a real trace, early
-    requests reuse less, and the distances measured are the table's below the position)."""
-    levels = spec.reuse_distance_levels or (0.0, 1.0)
-    log_q = np.log(spec.reuse_distance_quantiles or (1.0, 1000.0))
-    d = np.exp(np.interp(rng.random(m), levels, log_q))
-    return np.maximum(np.rint(d).astype(np.int64), 1)
+def _reuse_distances(
+    spec: SyntheticSpec,
+    rng: np.random.Generator,
+    m: int,
+    overlap: bool = False,
+    scratch: np.ndarray | None = None,
+) -> np.ndarray:
+    """m reuse distances (requests, >= 1) from the spec's log-linear inverse CDF (``overlap``:
+    the overlap distances' table, where the spec has one), in ``scratch`` when given (see
+    :func:`_uniform`)."""
+    levels, quantiles = spec.reuse_distance_levels, spec.reuse_distance_quantiles
+    if overlap and spec.overlap_distance_levels:
+        levels, quantiles = spec.overlap_distance_levels, spec.overlap_distance_quantiles
+    from skftl.traces.reuse_kernel import interp_into, round_at_least_one  # Numba: locality on
+
+    levels = np.asarray(levels or (0.0, 1.0), dtype=np.float64)
+    log_q = np.log(quantiles or (1.0, 1000.0))
+    d = _uniform(rng, m, scratch)
+    interp_into(d, levels, log_q)  # np.interp's values
+    np.exp(d, out=d)
+    return round_at_least_one(d)
 
 
 def _new_share_by_slice(q: float, weights: np.ndarray, heads: np.ndarray) -> np.ndarray:
@@ -547,38 +694,83 @@ def _new_share_by_slice(q: float, weights: np.ndarray, heads: np.ndarray) -> np.
     return np.minimum(1.0, q * 0.5 * (lo + hi) * weights)
 
 
-def _single_run_factor(spec: SyntheticSpec, is_w: np.ndarray, single: np.ndarray) -> np.ndarray:
-    """Per run head, the factor on its reuse probability that makes the share of single
-    runs among the reusing heads ``spec.reuse_single_run_share`` (per type, keeping the
-    type's reuse share)."""
-    factor = np.ones(len(is_w))
+_NO_FACTOR = np.zeros(0)  # every run head's length weight 1
+
+
+def _single_run_factor(
+    spec: SyntheticSpec, heads: np.ndarray, is_write: np.ndarray, length: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The factor on each run head's reuse probability (``heads``: trace positions, their
+    runs ``length`` requests long) that makes the share of single runs among the reusing
+    heads ``spec.reuse_single_run_share`` (per type, keeping the type's reuse share), and,
+    among the heads of longer runs, the mean length of those that reuse
+    ``spec.copy_run_requests`` (a weight length ** -b, b by bisection; none where that mean
+    is not below theirs). As (the length weights, per head; per type, whether the single-run
+    share applies, the factor of its single runs, and the factor on its other heads' weights),
+    which :func:`~skftl.traces.reuse_kernel.choose_reuse` combines; the weights empty where
+    all are 1."""
+    from skftl.traces.reuse_kernel import head_counts, heads_of  # Numba: locality on
+
+    factor = _NO_FACTOR
+    target = spec.copy_run_requests
+    if target is not None:
+        for t in (False, True):
+            multi = heads_of(heads, is_write, length, t, 2)  # heads whose run goes on
+            if not len(multi):
+                continue
+            values, count = np.unique(length[multi], return_counts=True)
+            ln = np.log(values.astype(np.float64))
+
+            def mean_length(b: float, ln: np.ndarray = ln, count: np.ndarray = count) -> float:
+                weight = count * np.exp(-b * (ln - ln.max()))
+                return float(np.dot(weight, np.exp(ln)) / weight.sum())
+
+            if mean_length(0.0) > target:
+                lo, hi = 0.0, 8.0
+                for _ in range(40):  # the weighted mean falls as b rises
+                    mid = 0.5 * (lo + hi)
+                    lo, hi = (mid, hi) if mean_length(mid) > target else (lo, mid)
+                weight = np.exp(-0.5 * (lo + hi) * (np.log(length[multi]) - ln.max()))
+                if factor is _NO_FACTOR:
+                    factor = np.ones(len(heads))
+                factor[multi] = weight / weight.mean()
+    scaled = np.zeros(2, dtype=np.bool_)
+    single_factor, other_factor = np.ones(2), np.ones(2)
     x = spec.reuse_single_run_share
     if x is None:
-        return factor
-    for t in (False, True):
-        mine = is_w == t
-        total, n_single = int(mine.sum()), int((mine & single).sum())
+        return factor, scaled, single_factor, other_factor
+    totals, singles = head_counts(heads, is_write, length)
+    for t in (0, 1):
+        total, n_single = int(totals[t]), int(singles[t])
         if 0 < n_single < total:
-            factor[mine & single] = x * total / n_single
-            factor[mine & ~single] = (1.0 - x) * total / (total - n_single)
-    return factor
+            scaled[t] = True
+            single_factor[t] = x * total / n_single
+            other_factor[t] = (1.0 - x) * total / (total - n_single)
+    return factor, scaled, single_factor, other_factor
 
 
 def _reuse_choice(
     spec: SyntheticSpec,
     rng: np.random.Generator,
     pos: np.ndarray,
-    is_w: np.ndarray,
+    is_write: np.ndarray,
     single: np.ndarray,
     n: int,
+    distance: np.ndarray,
+    length: np.ndarray,
+    scratch: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Per run head (trace position ``pos``, type ``is_w``): 0 new address, 1 reuse of a
-    read's start, 2 of a write's. Each type's shares are the spec's on average over the
-    trace; ``new_address_weights`` shift the new addresses between time slices."""
-    from skftl.traces.reuse_kernel import reuse_choice  # Numba only when locality is on
+    """Per run head (trace position ``pos``): 0 new address, 1 reuse of a read's start, 2 of
+    a write's (the draws in ``scratch``, see :func:`_uniform`). Each type's shares are the
+    spec's on average over the trace; ``new_address_weights`` shift the new addresses
+    between time slices. A head reuses only when its drawn ``distance`` reaches back into
+    the trace (distance <= position); the heads that reach have their probability divided by
+    the share that reach (per type and slice, at most 1), so the shares hold whatever the
+    distances, and the distances reused are the table's below the position (as in a real
+    trace, whose early requests reuse less: :func:`skftl.traces.fitting.detruncated_levels`)."""
+    from skftl.traces.reuse_kernel import choose_reuse, reuse_cells  # Numba: locality on
 
     w = np.asarray(spec.new_address_weights or (1.0,), dtype=np.float64)
-    k = pos * len(w) // max(n, 1)  # time slice of each head
     shares = np.array(  # [type, source]: read then write
         [
             [spec.reread_fraction, spec.read_after_write_fraction],
@@ -586,16 +778,33 @@ def _reuse_choice(
         ]
     )
     reuse = shares.sum(axis=1)
-    heads = np.bincount(is_w * len(w) + k, minlength=2 * len(w)).reshape(2, len(w))
+    heads, reach = reuse_cells(pos, is_write, distance, max(n, 1), len(w))
     # per [type, slice]: the scale turning the shares into this slice's reuse probabilities
     scale = np.zeros((2, len(w)))
     for i in (0, 1):
         if reuse[i] > 0:
-            p_new = _new_share_by_slice(1.0 - reuse[i], w, heads[i].astype(np.float64))
+            p_new = _new_share_by_slice(
+                1.0 - reuse[i], w, heads.reshape(2, len(w))[i].astype(np.float64)
+            )
             scale[i] = (1.0 - p_new) / reuse[i]
     first = shares[:, :1] * scale
-    factor = _single_run_factor(spec, is_w, single)
-    return reuse_choice(rng.random(len(pos)), is_w, k, first, first + shares[:, 1:] * scale, factor)
+    reached = reach.astype(np.float64) / np.maximum(heads, 1)
+    factor, scaled, single_factor, other_factor = _single_run_factor(spec, pos, is_write, length)
+    return choose_reuse(
+        _uniform(rng, len(pos), scratch),
+        pos,
+        is_write,
+        single,
+        distance,
+        max(n, 1),
+        reached,
+        factor,
+        scaled,
+        single_factor,
+        other_factor,
+        first,
+        first + shares[:, 1:] * scale,
+    )
 
 
 _SOURCE_STEPS = 32
@@ -607,73 +816,46 @@ def _sources(
     pos: np.ndarray,
     choice: np.ndarray,
     is_write: np.ndarray,
+    sizes: np.ndarray,
+    distance: np.ndarray,
+    seq: np.ndarray,
     single: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(heads that copy, as indices into ``pos``; the trace position each copies). The
-    source is the latest request of the chosen type at or before the drawn distance that
-    no earlier head copies: each request is copied at most once (a head steps back to the
-    type's previous request, up to _SOURCE_STEPS times, else takes a new address). So a
-    copy's source is the latest earlier use of that address, and the distance drawn is,
-    up to those steps, the distance a profile measures."""
-    from skftl.traces.reuse_kernel import claim_sources_into  # Numba: locality on
+    run_head: np.ndarray,
+    work: np.ndarray,
+    scratch: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(heads that copy, as indices into ``pos``; the trace position each copies; whether it
+    takes its source's size; ``work``: int64 work space of one element per request,
+    ``scratch`` memory for the draws, see :func:`_uniform`). The
+    source is the latest request of the chosen type at or
+    before its ``distance`` that no earlier head copies: each request is copied at most once
+    (a head steps back to the type's previous request, up to _SOURCE_STEPS times, else takes
+    a new address). So a copy's source is the latest earlier use of that address, and the
+    distance drawn is, up to those steps, the distance a profile measures. Every head copies
+    a request of its own power-of-two size class (the candidate nearest the drawn distance:
+    a class may be sparse), and a share ``copy_size_share`` of them then take its size: in
+    block traces what is reused is a block range of its own size (small metadata rewritten,
+    a file read again whole), so a copy touches pages its source touched, and the requests
+    reused are the sizes that are reused, not a sample of all. A head that goes on in a
+    sequential run either goes over an earlier run (``copy_run_old_share``: it copies the
+    head of a run that went on too, a file read or written again from where it began) or
+    appends to one (it copies the last request of a run at a new address and goes on past
+    its end, the last block of a file rewritten and more written after it); see
+    :func:`~skftl.traces.reuse_kernel.claim_sources`."""
+    from skftl.traces.reuse_kernel import claim_sources  # Numba: locality on
 
     want = np.flatnonzero(choice > 0)
-    target = pos[want] - _reuse_distances(spec, rng, len(want))
-    src_w = choice[want] == 2
-    x = spec.reuse_source_single_share
-    anyone = np.ones(len(is_write), dtype=np.bool_)
-    # (heads, the requests they may copy, nearest candidate): one class, or only as many
-    # heads as needed held to one class (the others take any request, so a sparse class
-    # does not push their sources far back), claimed apart (disjoint candidates)
-    classes = [(np.ones(len(want), dtype=np.bool_), anyone, False)]
-    if x is not None:
-        d = float(single.mean())  # share of single runs among the candidates
-        if x >= d:  # (every candidate single: nothing to hold)
-            held, share = single, (x - d) / (1.0 - d) if d < 1.0 else 0.0
-        else:
-            held, share = ~single, (d - x) / d
-        to_held = rng.random(len(want)) < share
-        classes = [(to_held, held, True), (~to_held, anyone, False)]
-    source = np.full(len(want), -1, dtype=np.int64)
-    taken = np.zeros(len(is_write), dtype=np.bool_)
-    for heads, allowed, nearest in classes:
-        read_pos = np.flatnonzero(~is_write & allowed)
-        write_pos = np.flatnonzero(is_write & allowed)
-        w_heads = src_w[heads]
-        t_heads = target[heads]
-        k = np.empty(len(t_heads), dtype=np.int64)
-        k[w_heads] = np.searchsorted(write_pos, t_heads[w_heads], side="right") - 1
-        k[~w_heads] = np.searchsorted(read_pos, t_heads[~w_heads], side="right") - 1
-        if nearest:  # the held class may be sparse: the candidate nearest the target, not
-            # the latest below it
-            k = _nearest(k, w_heads, read_pos, write_pos, t_heads, pos[want[heads]])
-        source[heads] = claim_sources_into(k, w_heads, read_pos, write_pos, taken, _SOURCE_STEPS)
+    sized = _uniform(rng, len(want), scratch) < spec.copy_size_share
+    old = 1.0 if spec.copy_run_old_share is None else spec.copy_run_old_share
+    over = _uniform(rng, len(want), scratch) < old
+    n = len(is_write)
+    source = np.empty(len(want), dtype=np.int64)
+    claim_sources(
+        want, pos, choice, distance, is_write, sizes, seq, single, run_head, over, _SOURCE_STEPS,
+        np.empty(n, dtype=np.int16), np.empty(n, dtype=np.uint8), work, source,
+    )  # fmt: skip
     ok = source >= 0
-    return want[ok], source[ok]
-
-
-def _nearest(
-    k: np.ndarray,
-    src_w: np.ndarray,
-    read_pos: np.ndarray,
-    write_pos: np.ndarray,
-    target: np.ndarray,
-    head: np.ndarray,
-) -> np.ndarray:
-    """Index ``k`` (the latest candidate at or before ``target``) moved to the next
-    candidate when that one is nearer the target and still before the ``head``."""
-    out = k.copy()
-    for w, positions in ((False, read_pos), (True, write_pos)):
-        mine = np.flatnonzero(src_w == w)
-        if len(positions) == 0 or len(mine) == 0:
-            continue
-        up = np.minimum(k[mine] + 1, len(positions) - 1)
-        below = positions[np.maximum(k[mine], 0)]
-        above = positions[up]
-        closer = (above - target[mine] < target[mine] - below) | (k[mine] < 0)
-        move = (up > k[mine]) & (above < head[mine]) & (above > target[mine]) & closer
-        out[mine] = np.where(move, up, k[mine])
-    return out
+    return want[ok], source[ok], sized[ok]
 
 
 def _located_offsets(
@@ -681,129 +863,276 @@ def _located_offsets(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(sizes, offsets) with temporal locality: each run head either takes a new address
     or the start of an earlier request of the chosen type, a drawn distance back (and its
-    size from the reuse size distribution, when the spec has one). The draws are
-    vectorised; the offsets resolve in one sequential pass (a Numba kernel, O(n)), since a
-    copy's source always precedes it."""
-    from skftl.traces.reuse_kernel import copy_sizes, resolve_offsets  # Numba: locality on
+    size from the reuse size distribution, when the spec has one). The draws are numpy's;
+    what follows from them runs in passes over the trace (Numba kernels, O(n)), and the
+    offsets resolve in one pass in trace order, since a copy's source always precedes it.
+    The arrays of one element per request are few and reused where one is done with (a
+    10 M-request trace spends more on fresh memory than on arithmetic)."""
+    from skftl.traces.reuse_kernel import (  # Numba: locality on
+        clip_copies,
+        continuation_room,
+        copy_sizes,
+        copy_spill,
+        heads_at_new_address,
+        mark_heads,
+        new_runs,
+        resolve_offsets_into,
+        run_bytes_into,
+        run_marks,
+        run_structure,
+        size_groups,
+    )
 
     n = len(is_write)
     seq = np.zeros(n, dtype=np.bool_)
     for w, fraction in ((False, spec.seq_read_fraction), (True, spec.seq_write_fraction)):
         idx = np.flatnonzero(is_write == w)
         if len(idx):
-            seq[idx] = (
-                _seq_mask(rng, len(idx), fraction)
-                if spec.single_run_share is None
-                else _run_mask(rng, len(idx), fraction, spec.single_run_share)
-            )
+            if spec.single_run_share is None:
+                seq[idx] = _seq_mask(rng, len(idx), fraction)
+            else:
+                run_marks(_run_mask(rng, len(idx), fraction, spec.single_run_share), idx, seq)
+        del idx
     pos = np.flatnonzero(~seq)  # run heads in trace order
-    single = single_runs(is_write, seq)
-    copier, src = _sources(
-        spec,
-        rng,
-        pos,
-        _reuse_choice(spec, rng, pos, is_write[pos], single[pos], n),
+    # trace positions and counts that only kernels read are stored in 4 bytes where they fit
+    index = np.int32 if n < 2**31 else np.int64
+    run_head = np.empty(n, dtype=index)
+    single = np.empty(n, dtype=np.bool_)
+    length = np.empty(len(pos), dtype=index)  # requests per run
+    run_structure(is_write, seq, run_head, single, length)
+    # the bytes of each run and of each run before a request come later: their memory holds
+    # the draws until then (the distances until the sources are found)
+    run_bytes = np.empty(n, dtype=np.int64)
+    into = np.empty(n, dtype=np.int64)
+    distance = _reuse_distances(spec, rng, len(pos), scratch=run_bytes)
+    choice = _reuse_choice(spec, rng, pos, is_write, single, n, distance, length, into)
+    del length
+    marks = np.zeros(n, dtype=np.uint8)  # bit 1: a reusing head; bit 2: an overlapping one
+    mark_heads(pos, choice, marks)
+    for w, fraction in ((False, spec.overlap_read_fraction), (True, spec.overlap_write_fraction)):
+        if fraction > 0:  # run heads at a new address
+            heads = heads_at_new_address(pos, choice, is_write, w)
+            marks[heads[rng.random(len(heads)) < fraction]] |= 2
+    work = np.empty(n, dtype=np.int64)  # the requests of each size distribution, then more
+    start = size_groups(
         is_write,
-        single,
+        seq,
+        marks,
+        np.array([spec.reuse_read_sizes is not None, spec.reuse_write_sizes is not None]),
+        np.array([spec.follow_read_sizes is not None, spec.follow_write_sizes is not None]),
+        spec.overlap_read_sizes is not None,
+        work,
     )
+    group = [work[start[k] : start[k + 1]] for k in range(len(start) - 1)]  # per label
     sizes = np.empty(n, dtype=np.int64)
-    reusing = np.zeros(n, dtype=np.bool_)
-    reusing[pos[copier]] = True
-    overlap = np.zeros(n, dtype=np.bool_)
-    if spec.overlap_read_fraction > 0:  # single-run read heads at a new address
-        heads = pos[~reusing[pos] & ~is_write[pos] & single[pos]]
-        overlap[heads[rng.random(len(heads)) < spec.overlap_read_fraction]] = True
-    for w, dist, again, phases in (
-        (False, spec.read_sizes, spec.reuse_read_sizes, spec.phase_read_size_factors),
-        (True, spec.write_sizes, spec.reuse_write_sizes, spec.phase_write_size_factors),
+    for t, dist, again, follow, phases, follow_phases in (
+        (
+            0,
+            spec.read_sizes,
+            spec.reuse_read_sizes,
+            spec.follow_read_sizes,
+            spec.phase_read_size_factors,
+            spec.phase_follow_read_size_factors,
+        ),
+        (
+            1,
+            spec.write_sizes,
+            spec.reuse_write_sizes,
+            spec.follow_write_sizes,
+            spec.phase_write_size_factors,
+            spec.phase_follow_write_size_factors,
+        ),
     ):
-        mine = is_write == w
-        fresh = mine & ~reusing if again is not None else mine
-        if not w and spec.overlap_read_sizes is not None:
-            fresh &= ~overlap
-            sizes[overlap] = spec.overlap_read_sizes.sample(rng, int(np.count_nonzero(overlap)))
-        if phases:
-            _phase_sizes(phases, dist, rng, np.flatnonzero(fresh), n, sizes)
-        else:
-            sizes[fresh] = dist.sample(rng, int(np.count_nonzero(fresh)))
+        if t == 0 and spec.overlap_read_sizes is not None:
+            _draw_into(spec.overlap_read_sizes, rng, sizes, group[3], into)
+        parts = [(4 * t, dist, phases)]
+        if follow is not None:
+            parts.append((4 * t + 1, follow, follow_phases))
+        for label, part_dist, part_phases in parts:
+            if part_phases:
+                _phase_sizes(part_phases, part_dist, rng, group[label], n, sizes, into)
+            else:
+                _draw_into(part_dist, rng, sizes, group[label], into)
         if again is not None:
-            sizes[mine & reusing] = again.sample(rng, int(np.count_nonzero(mine & reusing)))
-    if spec.copy_size_share > 0:
-        source = np.full(n, -1, dtype=np.int64)
-        same = is_write[src] == is_write[pos[copier]]
-        same &= rng.random(len(src)) < spec.copy_size_share
-        source[pos[copier][same]] = src[same]
-        sizes = copy_sizes(sizes, source)
-    run_bytes = np.zeros(n, dtype=np.int64)  # per run head
-    for w in (False, True):
-        idx = np.flatnonzero(is_write == w)
-        if len(idx):
-            run_bytes[idx[~seq[idx]]] = _runs(spec, sizes[idx], seq[idx])[1]
-    source = np.full(n, -1, dtype=np.int64)
-    source[pos[copier]] = src
-    shift = np.zeros(n, dtype=np.int64)
-    if overlap.any():
-        _overlaps(spec, rng, np.flatnonzero(overlap), is_write, sizes, source, shift)
-    roots = pos[source[pos] < 0]
-    drawn = np.zeros(n, dtype=np.int64)
-    place = _fresh_offsets if spec.fresh_new_addresses else _head_offsets
-    drawn[roots] = place(spec, rng, run_bytes[roots])
-    offsets = resolve_offsets(
+            _draw_into(again, rng, sizes, group[4 * t + 2], into)
+    del group
+    copier, src, same = _sources(
+        spec, rng, pos, choice, is_write, sizes, distance, seq, single, run_head, work, into
+    )
+    del distance, single, choice
+    if same.any():  # in trace order: a copy of a copy takes the first one's size
+        copy_sizes(sizes, pos[copier[same]], src[same])
+    _check_runs(spec, run_bytes_into(is_write, seq, sizes, run_head, run_bytes, into))
+    # a reuse stays inside what its source's run touched (in block traces a request that
+    # starts where an earlier one did and is larger covers the pages that run went on to
+    # touch, not new ones): its size at most the bytes from the source to its run's end
+    copies = pos[copier]
+    if clip_copies(copies, src, sizes, run_bytes, run_head, into):
+        _check_runs(spec, run_bytes_into(is_write, seq, sizes, run_head, run_bytes, _NONE))
+    # per request its source; per copy the bytes of its run past its source's run (where the
+    # size groups and the sources' search were)
+    source = np.empty(n, dtype=index)
+    spill = work
+    copy_spill(copies, src, run_bytes, run_head, into, source, spill)
+    del copies, src, copier, same
+    share = np.zeros(n, dtype=index)
+    overlapping = np.flatnonzero((marks & 2).astype(np.bool_) & (source < 0))
+    del marks
+    offsets = np.empty(n, dtype=np.int64)  # work space, then the drawn offsets, then all
+    new = np.empty(len(pos), dtype=np.bool_)
+    if len(overlapping):
+        new_runs(pos, source, share, False, new)
+        _overlaps(spec, rng, overlapping, pos[new], is_write, sizes, run_bytes, source, share,
+                  into, offsets)  # fmt: skip
+    del overlapping
+    new_runs(pos, source, share, True, new)  # an overlap may fall back to new space
+    roots = pos[new]
+    del pos, new
+    if spec.fresh_new_addresses:
+        own, room = np.empty(len(roots), dtype=np.int64), np.empty(len(roots), dtype=np.int64)
+        continuation_room(
+            roots, source, share, run_head, run_bytes, spill, OVERLAP_PAGE, into, offsets, own,
+            room,
+        )  # fmt: skip
+        del spill, run_head
+        offsets.fill(0)
+        _fresh_offsets(spec, rng, roots, own, room, offsets, into, work)
+        del own, room
+    else:
+        del spill, run_head
+        offsets.fill(0)
+        offsets[roots] = _head_offsets(spec, rng, run_bytes[roots])
+    del roots, into, work
+    resolve_offsets_into(
         is_write,
         seq,
         sizes,
         source,
-        drawn,
+        offsets,
         run_bytes,
         spec.footprint_bytes,
         spec.alignment_bytes,
-        shift,
+        share,
+        OVERLAP_PAGE,
+        offsets,
     )
     return sizes, offsets
 
 
-OVERLAP_PAGE = 4096  # an overlapping read starts a whole number (not 0) of these off its source
+OVERLAP_PAGE = 4096  # the page an overlapping head shares with its source (a logical page)
+
+
+def _check_runs(spec: SyntheticSpec, longest: int) -> None:
+    """A run (``longest``: the bytes of the longest) that does not fit the footprint cannot
+    be laid out: ConfigError."""
+    if longest > spec.footprint_bytes - spec.alignment_bytes:
+        raise ConfigError(
+            f"{spec.name}: a sequential run of {int(longest)} B does not fit the "
+            f"footprint of {spec.footprint_bytes} B; enlarge footprint_bytes"
+        )
 
 
 def _overlaps(
     spec: SyntheticSpec,
     rng: np.random.Generator,
     heads: np.ndarray,
+    runs: np.ndarray,
     is_write: np.ndarray,
     sizes: np.ndarray,
+    run_bytes: np.ndarray,
     source: np.ndarray,
-    shift: np.ndarray,
+    share: np.ndarray,
+    work: np.ndarray,
+    work2: np.ndarray,
 ) -> None:
-    """Place the overlapping ``heads`` (in place: ``source``, the earlier write; ``shift``,
-    a whole number of pages, not 0, such that the two requests share at least one page).
-    Where no write lies before, or both are one page, a head keeps its new address."""
-    unit = max(OVERLAP_PAGE // spec.alignment_bytes, 1) * spec.alignment_bytes
-    write_pos = np.flatnonzero(is_write)
-    k = np.searchsorted(write_pos, heads - _reuse_distances(spec, rng, len(heads)), "right") - 1
-    h, src = heads[k >= 0], write_pos[k[k >= 0]]
-    before = -(-sizes[h] // unit) - 1  # pages the head may start before its source
-    after = -(-sizes[src] // unit) - 1  # pages it may start after the source's start
-    choices = before + after  # shifts -before..after, without 0
-    ok = choices > 0
-    h, src, before, choices = h[ok], src[ok], before[ok], choices[ok]
-    j = (rng.random(len(h)) * choices).astype(np.int64) - before
-    source[h] = src
-    shift[h] = np.where(j >= 0, j + 1, j) * unit
+    """Sources of the overlapping ``heads`` (``work``, ``work2``: int64 work space of one
+    element per run or more; in place: ``source``, one of the ``runs`` at a
+    new address, of the drawn type; ``share``, the pages the
+    head's run shares with the end of that run, from ``overlap_page_counts``, else uniform up
+    to the head's pages; at most the run's pages less one). The run is the one nearest the
+    drawn distance back (the overlap distances' table) among those about as long as the
+    pages shared: a head starts that many pages before the run's end and its run goes on
+    past it (see
+    :func:`skftl.traces.reuse_kernel.resolve_offsets`), as a file read again from part way
+    or extended later is, or a request at 512 B alignment that starts in the page the one
+    before it ended in. Where no run of the type lies before, a head keeps its new address."""
+    from skftl.traces.reuse_kernel import (  # Numba: locality on
+        found_overlaps,
+        keep_overlaps,
+        lift_shared_pages,
+        overlap_sources,
+        packed_keys,
+        pick_into,
+    )
+
+    m = len(heads)
+    written = np.asarray(spec.overlap_written_shares or (1.0, 1.0), dtype=np.float64)
+    u = rng.random(m)  # a write's run continued where below the head's type's written share
+    distance = _reuse_distances(spec, rng, m, overlap=True)
+    if spec.overlap_page_counts:
+        p = np.cumsum(spec.overlap_page_probs)
+        counts = np.asarray(spec.overlap_page_counts, dtype=np.int64)
+        drawn = rng.random(m)
+        pages = drawn.view(np.int64)  # each draw's count in its place
+        pick_into(p / p[-1], drawn, counts, pages, _NONE)
+    else:
+        most = np.maximum(-(-sizes[heads] // OVERLAP_PAGE), 1)
+        pages = 1 + (rng.random(m) * most).astype(np.int64)
+    # a run about as long as the pages shared and one more (the same power-of-two class),
+    # else (none of that class before the head) any run of the type. Several heads may
+    # continue one run, each sharing another number of its pages, so that they start on
+    # different pages (the same start page would be a reuse)
+    src = np.empty(m, dtype=np.int64)
+    overlap_sources(runs, run_bytes, is_write, pages, u, written, distance, heads, OVERLAP_PAGE,
+                    work[: len(runs)], work2[: len(runs)], src)  # fmt: skip
+    # the heads that found one (to the front); as many pages as the run can share from
+    # another page (``most``, where the draws ``u`` were)
+    most = u.view(np.int64)
+    k, top = found_overlaps(heads, src, pages, run_bytes, OVERLAP_PAGE, most)
+    heads, src, pages, most = heads[:k], src[:k], pages[:k], most[:k]
+    # heads continuing one run share different numbers of its pages: within a run, the
+    # numbers in order, each at least one more than the one before (sorted by run, pages and
+    # head: packed into one key where they fit, where the distances were)
+    top += 2
+    if k and (len(is_write) * top + top) * k < 2**62:
+        order = distance[:k]
+        packed_keys(src, pages, top, order)
+        order.sort()
+        order %= k
+    else:
+        order = np.argsort(src * top + pages, kind="stable")
+    lift_shared_pages(src, pages, order)
+    kept = np.asarray(spec.overlap_clash_shares or (0.0, 0.0), dtype=np.float64)
+    # a head that shares more than its run can from another start page keeps its overlap
+    # where its draw is below its type's clash share
+    keep_overlaps(heads, src, pages, most, rng.random(k, out=work[:k].view(np.float64)),
+                  is_write, kept, source, share)  # fmt: skip
 
 
 def _phase_sizes(
-    factors: tuple, dist: SizeDist, rng: np.random.Generator, idx: np.ndarray, n: int, out
+    factors: tuple,
+    dist: SizeDist,
+    rng: np.random.Generator,
+    idx: np.ndarray,
+    n: int,
+    out: np.ndarray,
+    scratch: np.ndarray | None = None,
 ) -> None:
     """Sizes of the requests ``idx`` (ascending trace positions of n): in the k-th of the
     equal time slices, from ``dist`` tilted to its mean times ``factors[k]`` (kept inside
-    the sizes' range), in place into ``out``."""
+    the sizes' range), in place into ``out``. The factors are first scaled so that their
+    mean over these requests is 1: the phases move sizes in time, ``dist`` keeps the mean
+    (however many of the requests fall in each slice)."""
     lo, hi, mean = min(dist.sizes), max(dist.sizes), dist.mean_bytes
     bounds = np.searchsorted(idx * len(factors) // max(n, 1), np.arange(len(factors) + 1))
+    count = np.diff(bounds)
+    weighted = float(np.dot(count, factors))
+    if weighted > 0:
+        factors = np.asarray(factors) * count.sum() / weighted
     for k, f in enumerate(factors):
         target = float(np.clip(f * mean, lo + 1e-6 * (hi - lo), hi - 1e-6 * (hi - lo)))
         d = dist.tilted_to_mean(target) if lo < hi and abs(target - mean) > 1e-9 * mean else dist
-        part = idx[bounds[k] : bounds[k + 1]]
-        out[part] = d.sample(rng, len(part))
+        _draw_into(d, rng, out, idx[bounds[k] : bounds[k + 1]], scratch)
 
 
 def _phase_writes(spec: SyntheticSpec, rng: np.random.Generator, n: int, writes: int):
@@ -828,12 +1157,15 @@ def _phase_writes(spec: SyntheticSpec, rng: np.random.Generator, n: int, writes:
     )
 
 
-def table_quantiles(u: np.ndarray, levels: tuple, quantiles: tuple) -> np.ndarray:
+def table_quantiles(
+    u: np.ndarray, levels: tuple, quantiles: tuple, out: np.ndarray | None = None
+) -> np.ndarray:
     """The inverse CDF given by knots (``levels``, ``quantiles``) at ``u`` (ascending):
-    log-linear between two positive knots, linear in a segment that starts at 0."""
+    log-linear between two positive knots, linear in a segment that starts at 0 (into
+    ``out``, which may be ``u`` itself)."""
     lv, q = np.asarray(levels, dtype=np.float64), np.asarray(quantiles, dtype=np.float64)
     bounds = np.concatenate([[0], np.searchsorted(u, lv[1:-1], side="left"), [len(u)]])
-    out = np.empty(len(u), dtype=np.float64)
+    out = np.empty(len(u), dtype=np.float64) if out is None else out
     for k in range(len(lv) - 1):  # one slice of u per segment: no per-value search
         a, b = bounds[k], bounds[k + 1]
         t = (u[a:b] - lv[k]) / (lv[k + 1] - lv[k])
@@ -858,12 +1190,19 @@ def _arrivals(spec: SyntheticSpec, rng: np.random.Generator, n: int) -> np.ndarr
     mean_gap = 1e9 / spec.iops
     b = spec.burst_fraction
     if spec.gap_levels:  # n - 1 gaps after the first request, at time 0
+        from skftl.traces.reuse_kernel import arrival_times  # Numba: locality on
+
+        # stratified_gaps(levels, quantiles, m, order), scaled to the mean gap and summed
+        # in one pass
         m = max(n - 1, 0)
-        gaps = np.zeros(n, dtype=np.float64)
-        gaps[1:] = stratified_gaps(spec.gap_levels, spec.gap_quantiles, m, rng.permutation(m))
-        gaps *= mean_gap
-        np.cumsum(gaps, out=gaps)
-        return gaps.astype(np.int64)
+        order = rng.permutation(m)
+        gaps = np.arange(m, dtype=np.float64)  # the stratified levels (i + 1/2) / m
+        gaps += 0.5
+        gaps /= m
+        table_quantiles(gaps, spec.gap_levels, spec.gap_quantiles, out=gaps)
+        out = np.empty(n, dtype=np.int64)
+        arrival_times(gaps, float(gaps.mean()) if m else 0.0, order, mean_gap, out)
+        return out
     gaps = rng.standard_exponential(n)
     if b > 0:
         base = (mean_gap - b * spec.burst_gap_ns) / (1 - b)
@@ -923,18 +1262,33 @@ def _repeat_originals(
     rep_w = _exact_mask(rng, k, k_w)
     want = np.zeros(k, dtype=np.int64)
     for w, dist in ((False, spec.repeat_read_sizes), (True, spec.repeat_write_sizes)):
-        mine = rep_w == w
         if dist is not None:
-            want[mine] = dist.sample(rng, int(np.count_nonzero(mine)))
+            _draw_into(dist, rng, want, np.flatnonzero(rep_w == w))
     span = int(sizes.max()) + 1 if len(sizes) else 1
-    key = is_write.astype(np.int64) * span + sizes  # (type, size) as one sortable number
-    order = np.argsort(key, kind="stable")
-    keys = key[order]
-    wanted = rep_w.astype(np.int64) * span + np.minimum(want, span - 1)
-    lo = np.searchsorted(keys, wanted, side="left")
-    hi = np.searchsorted(keys, wanted, side="right")
-    type_lo = np.searchsorted(keys, rep_w.astype(np.int64) * span, side="left")
-    type_hi = np.searchsorted(keys, (rep_w.astype(np.int64) + 1) * span, side="left")
+    rep = rep_w.astype(np.int64)
+    x = np.minimum(want, span - 1)  # the size looked for, in bytes
+    # (type, size) as one sortable key; sizes in sectors where they all are whole sectors
+    unit = SECTOR if not len(sizes) or not np.any(sizes % SECTOR) else 1
+    width = (span - 1) // unit + 1  # key values per type
+    if (not len(sizes) or sizes.min() >= 0) and 2 * width <= DENSE_KEYS:
+        from skftl.traces.reuse_kernel import dense_order  # Numba: locality on
+
+        # the stable order by counting, and per key value the keys below it: where the
+        # searches of the sorted keys would land (the sizes below x, at most x, of the type)
+        order = np.empty(len(sizes), dtype=np.int64)
+        below = dense_order(is_write, sizes, unit, width, order)
+        lo = below[rep * width + -(-x // unit)]
+        hi = below[rep * width + x // unit + 1]
+        type_lo, type_hi = below[rep * width], below[(rep + 1) * width]
+    else:
+        key = is_write.astype(np.int64) * span + sizes
+        order = np.argsort(key, kind="stable")
+        keys = key[order]
+        lo = np.searchsorted(keys, rep * span + x, side="left")
+        hi = np.searchsorted(keys, rep * span + x, side="right")
+        type_lo = np.searchsorted(keys, rep * span, side="left")
+        type_hi = np.searchsorted(keys, (rep + 1) * span, side="left")
+        del key, keys
     any_size = want == 0
     lo, hi = np.where(any_size, type_lo, lo), np.where(any_size, type_hi, hi)
     u = rng.random(k)
@@ -942,8 +1296,11 @@ def _repeat_originals(
     none = hi <= lo
     pick = np.where(none, np.minimum(lo, type_hi - 1), pick)  # next larger of the type
     empty = type_hi <= type_lo
-    pick = np.where(empty, (u * len(keys)).astype(np.int64), pick)
-    return order[np.clip(pick, 0, len(keys) - 1)]
+    pick = np.where(empty, (u * len(sizes)).astype(np.int64), pick)
+    return order[np.clip(pick, 0, len(sizes) - 1)]
+
+
+DENSE_KEYS = 1 << 25  # (type, size) keys counted in a table up to this many values
 
 
 def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int = 0) -> Requests:
@@ -991,6 +1348,32 @@ def generate(spec: SyntheticSpec | str, n_requests: int | None = None, seed: int
 
 def _kb(x: float) -> float:
     return x * KB
+
+
+BASIS_FIELDS = (
+    "read_sizes",
+    "write_sizes",
+    "mean_size",
+    "read_fraction",
+    "seq_read_fraction",
+    "seq_write_fraction",
+    "footprint_bytes",
+    "alignment_bytes",
+    "skew",  # hot_access_fraction, hot_space_fraction, zipf_exponent, zipf_extent_bytes
+    "iops",
+    "bursts",  # burst_fraction, burst_gap_ns
+)
+
+
+def _basis(published: tuple[str, ...] = (), measured: tuple[str, ...] = ()) -> dict[str, str]:
+    """Every parameter of BASIS_FIELDS: published, measured, else assumed."""
+    out = dict.fromkeys(BASIS_FIELDS, "assumed")
+    out.update(dict.fromkeys(measured, "measured"))
+    out.update(dict.fromkeys(published, "published"))
+    return out
+
+
+_TABLE3_CELLS = ("mean_size", "read_fraction", "seq_read_fraction", "seq_write_fraction")
 
 
 def _overall(
@@ -1111,6 +1494,7 @@ _MOBILE_COMMON = dict(
     burst_fraction=0.6,
     burst_gap_ns=100_000.0,
     source="BNVM paper (Nexus 5 traces A-F, SNIA IOTTA), Sec. IV-B; numbers assumed",
+    basis=_basis(),
 )
 
 
@@ -1168,10 +1552,13 @@ def _fin(
         iops=iops,
         source="LPMT paper Table III (size, read %, sequential %); rest assumed",
         notes="UMass SPC Financial (OLTP); see the Financial comment in synthetic.py",
+        basis=_basis(published=_TABLE3_CELLS),
     )
 
 
-def _ws(name: str, mean_kb: float, read_pct: float, alignment: int, notes: str) -> SyntheticSpec:
+def _ws(
+    name: str, mean_kb: float, read_pct: float, alignment: int, notes: str, aligned: bool
+) -> SyntheticSpec:
     return _spc(
         name,
         mean_kb,
@@ -1186,6 +1573,10 @@ def _ws(name: str, mean_kb: float, read_pct: float, alignment: int, notes: str) 
         source="LPMT paper Table III (size, read %, sequential %); size shape, "
         "footprint and rate measured on wsrch-small",
         notes=notes,
+        basis=_basis(
+            published=(*_TABLE3_CELLS, *(("alignment_bytes",) if aligned else ())),
+            measured=("read_sizes", "write_sizes", "footprint_bytes", "skew", "iops"),
+        ),
     )
 
 
@@ -1220,12 +1611,17 @@ PRESETS: dict[str, SyntheticSpec] = {
         99.98,
         SECTOR,
         "alignment 512 B (assumption: the paper names only WS2/3 as 4-sector)",
+        aligned=False,
     ),
     # WebSearch2/3: "the addresses in the two workloads are all multiples of four"
     # (LPMT paper, Sec. 3) -> 4 sectors = 2 KiB alignment. (wsrch-small, 15.06 KB
     # mean, is probably WebSearch2; all its LBAs are even multiples of 8 sectors.)
-    "WebSearch2": _ws("WebSearch2", 15.07, 99.98, 4 * SECTOR, "alignment 4 sectors (paper)"),
-    "WebSearch3": _ws("WebSearch3", 15.41, 99.97, 4 * SECTOR, "alignment 4 sectors (paper)"),
+    "WebSearch2": _ws(
+        "WebSearch2", 15.07, 99.98, 4 * SECTOR, "alignment 4 sectors (paper)", aligned=True
+    ),
+    "WebSearch3": _ws(
+        "WebSearch3", 15.41, 99.97, 4 * SECTOR, "alignment 4 sectors (paper)", aligned=True
+    ),
     # Table III "MSR" row: the volume is not named. Shape of web_0's all-request sizes
     # tilted to 29.812 KB for both types; web_0's footprint, skew and arrivals (assumption).
     "MSR": _spc(
@@ -1239,6 +1635,7 @@ PRESETS: dict[str, SyntheticSpec] = {
         source="LPMT paper Table III row 'MSR' (size, read %, sequential %); "
         "shape and timing from the web_0 excerpt (assumption)",
         notes="the MSR volume behind Table III is not named in the paper",
+        basis=_basis(published=_TABLE3_CELLS),
         **_WEB0_COMMON,
     ),
     "msr_web": SyntheticSpec(
@@ -1260,6 +1657,8 @@ PRESETS: dict[str, SyntheticSpec] = {
             "seq_read_pct": 9.85,
             "seq_write_pct": 4.53,
         },
+        # the Zipf skew is fitted to the excerpt's page re-use (measured); the bursts are not
+        basis=_basis(measured=tuple(f for f in BASIS_FIELDS if f != "bursts")),
         **_WEB0_COMMON,
     ),
     # MSR media server (mds_0/mds_1). ASSUMPTION: no characterisation of mds_0 is
@@ -1283,6 +1682,7 @@ PRESETS: dict[str, SyntheticSpec] = {
         burst_fraction=0.5,
         burst_gap_ns=200_000.0,
         source="assumption (mds_0 figures recalled, unverified); shapes from web_0 excerpt",
+        basis=_basis(),
     ),
     "nexus5_A": _mobile("nexus5_A", "music + Twitter, write-intensive (paper)", 0.15, 0.3, 0.3),
     "nexus5_B": _mobile(
@@ -1317,13 +1717,6 @@ PRESETS: dict[str, SyntheticSpec] = {
         burst_fraction=0.6,
         burst_gap_ns=100_000.0,
         source="SK-FTL paper (self-collected one-month PC trace, unpublished); all assumed",
+        basis=_basis(),
     ),
 }
-
-
-def spec_like(profile: dict, n: int | None = None, **kwargs: object) -> SyntheticSpec:
-    """A spec like a measured profile: see :func:`skftl.traces.fitting.spec_like` (kept
-    here as the interface issue #19's profile / synth tools were promised)."""
-    from skftl.traces.fitting import spec_like as fit
-
-    return fit(profile, n, **kwargs)

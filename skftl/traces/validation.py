@@ -1,7 +1,7 @@
 """Round-trip validation of the synthesiser: profile a real trace, synthesise a trace of the
 same length from that profile, profile it again, and compare the two side by side.
 
-Targets (issue #19): each scalar of :data:`skftl.traces.locality.SCALARS` within 10 %
+Targets: each scalar of :data:`skftl.traces.locality.SCALARS` within 10 %
 relative; the reuse-distance CDF and the footprint-growth curve within a KS distance of 0.1
 (the rows of :func:`skftl.traces.locality.compare`). Where the real sample is too small for
 those to mean anything (a few reuses in a short trace), a row also holds by a named sampling
