@@ -101,7 +101,7 @@ same VM:
     ============================================  ===========  ============
 
 ("5 variants": compiling each once on a tiny table, load ~2.5; "lpmt tests":
-``pytest tests/test_lpmt_kernel.py tests/test_lpmt_study.py`` wall time with an
+``pytest tests/dram/test_kernel.py tests/studies/lpmt/test_simulate.py`` wall time with an
 empty NUMBA_CACHE_DIR, 34 s before round 1.) Speed did not change with them.
 
 Strict DDR4 speed: not improved (fixed 9.6-10.4, dynamic 8.9-9.9 M lookups/s over

@@ -35,7 +35,7 @@ EVERY = READ + WRITE + GC
 # Every point of the sweep replays the fill set-up of the paper traces with the paper's
 # policies alone: the other set-ups, the extra real traces and the beyond-the-paper variants
 # feed no claim under the default reading (a trimmed default run scores every claim it
-# evaluates exactly as the full run; tests/test_ppb_assumptions.py), and the readings that
+# evaluates exactly as the full run; tests/studies/ppb/test_assumptions.py), and the readings that
 # use them are rescored from the full default dataset.
 _TRIM = {
     "preconditioning.setups": ["fill"],
