@@ -206,6 +206,7 @@ def _study_outputs(study: str) -> set[str]:
         f"results/logs/{study}_run.log",
         f"results/logs/notebook_{study}.log",
         f"results/notebooks/{study}.ipynb",
+        f"results/logs/claims_page_{study}.log",
     }
 
 
@@ -215,6 +216,8 @@ _SCORECARD = {
     "figures/scorecard.png",
     "figures/scorecard.pdf",
     "results/logs/scorecard.log",
+    "results/report/landing.rst",
+    "results/logs/report_landing.log",
 }
 
 
@@ -263,6 +266,8 @@ def test_a_config_change_reruns_what_it_touches_and_nothing_writes_without_the_l
         "study_run": 1,
         "study_notebook": 1,
         "scorecard": 1,
+        "claims_page": 1,
+        "report_landing": 1,
     }
     assert _planned(res.stdout) == planned, res.stdout
     assert "output: results/lpmt/lpmt.nc" in res.stdout

@@ -63,8 +63,11 @@ def test_reading_values_are_readings_changing_one_choice():
 
 
 def _reduced(cfg: dict) -> dict:
-    """The default set-up only, one fill seed, ppb_strict as the only extra variant."""
+    """The default set-up only, one fill seed, ppb_strict as the only extra variant; 6,000
+    requests per trace, enough updates of hot data that the iron-hot list's capacity binds
+    (at 3,000 the tiny stand-ins fill it under no value, and its fraction changes nothing)."""
     s = cfg["ppb"]
+    s["max_requests"] = s["synthetic_requests"] = 6000
     s["preconditioning"]["setups"] = ["fill"]
     s["preconditioning"]["fill_seeds"] = 1
     s["beyond"] = {"n_vbs": [], "max_open": [], "strict": True}
