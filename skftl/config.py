@@ -11,7 +11,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -141,31 +141,15 @@ def _validator():
     return jsonschema.validators.validator_for(schema())(schema())
 
 
-_VALID: set[str] = set()  # configs (as canonical JSON) already found valid in this process
+# configs already found valid in this process: (whole config?, canonical JSON)
+_VALID: set[tuple[bool, str]] = set()
 
 
 def validate(cfg: Mapping[str, Any], layers: Layers | None = None) -> None:
     """Check ``cfg`` against the schema; a ConfigError lists every violation as
     ``<file>: <key.path[index]>: <what is wrong>``, the file being the layer of ``layers``
     that set the offending key (``<config>`` without layers)."""
-    digest = json.dumps(cfg, sort_keys=True, default=repr)
-    if digest in _VALID:
-        return
-    errors = sorted(_validator().iter_errors(cfg), key=lambda e: [str(p) for p in e.path])
-    lines = []
-    for err in errors:
-        parts, message = _explain(err)
-        lines.append(f"{_source(layers or [], parts)}: {key_path(parts)}: {message}")
-    # JSON Schema's numbers include .inf and .nan, which no key of ours means
-    for parts, value in _non_finite(cfg):
-        lines.append(f"{_source(layers or [], parts)}: {key_path(parts)}: {value} is not finite")
-    if not lines:  # sizes only of a config whose types are right
-        for parts, message in size_problems(cfg):
-            lines.append(f"{_source(layers or [], parts)}: {key_path(parts)}: {message}")
-    if not lines:
-        _VALID.add(digest)
-        return
-    raise ConfigError("invalid config:\n  " + "\n  ".join(lines))
+    _check(cfg, lambda parts: _source(layers or [], parts), whole=True)
 
 
 def validate_sections(cfg: Mapping[str, Any], origin: str = "<config>") -> None:
@@ -173,26 +157,39 @@ def validate_sections(cfg: Mapping[str, Any], origin: str = "<config>") -> None:
     notebook changed after loading it) against their schema and the size checks, as
     :func:`validate` checks a whole config, keys left out excepted; ``origin`` names where
     the values came from."""
-    root = schema()
-    partial = {
-        **{k: v for k, v in root.items() if k not in ("required", "properties")},
-        "properties": {k: root["properties"][k] for k in cfg if k in root["properties"]},
-    }
-    digest = json.dumps(cfg, sort_keys=True, default=repr)
-    if digest in _VALID:
+    _check(cfg, lambda parts: origin, whole=False)
+
+
+def _check(cfg: Mapping[str, Any], where: Callable[[list], str], whole: bool) -> None:
+    """The schema, finiteness and size checks of :func:`validate` (``whole``) or
+    :func:`validate_sections`; ``where(key path)`` names the source of a value."""
+    key = (whole, json.dumps(cfg, sort_keys=True, default=repr))
+    if key in _VALID:
         return
-    validator = _validator().__class__(partial)
-    # a study's scope leaves out the keys it does not read: a missing key is not an error
-    # here (the study's own read of it would fail), a wrong value is
-    errors = [e for e in validator.iter_errors(cfg) if e.validator != "required"]
+    if whole:
+        errors = list(_validator().iter_errors(cfg))
+    else:
+        root = schema()
+        partial = {
+            **{k: v for k, v in root.items() if k not in ("required", "properties")},
+            "properties": {k: root["properties"][k] for k in cfg if k in root["properties"]},
+        }
+        # a study's scope leaves out the keys it does not read: a missing key is not an
+        # error here (the study's own read of it would fail), a wrong value is
+        errors = [
+            e for e in _validator().__class__(partial).iter_errors(cfg)
+            if e.validator != "required"
+        ]  # fmt: skip
     errors.sort(key=lambda e: [str(p) for p in e.path])
-    lines = [f"{origin}: {key_path(p)}: {m}" for p, m in map(_explain, errors)]
-    lines += [f"{origin}: {key_path(p)}: {v} is not finite" for p, v in _non_finite(cfg)]
-    if not lines:
-        lines += [f"{origin}: {key_path(p)}: {m}" for p, m in size_problems(cfg)]
-    if lines:
+    problems = [_explain(e) for e in errors]
+    # JSON Schema's numbers include .inf and .nan, which no key of ours means
+    problems += [(parts, f"{value} is not finite") for parts, value in _non_finite(cfg)]
+    if not problems:  # sizes only of a config whose types are right
+        problems = size_problems(cfg)
+    if problems:
+        lines = [f"{where(parts)}: {key_path(parts)}: {message}" for parts, message in problems]
         raise ConfigError("invalid config:\n  " + "\n  ".join(lines))
-    _VALID.add(digest)
+    _VALID.add(key)
 
 
 #: keys that count requests or operations a run holds in memory, and the bytes each costs

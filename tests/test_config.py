@@ -218,3 +218,15 @@ def test_a_notebook_parameter_of_the_wrong_type_stops_the_notebook(
     assert res.returncode != 0
     shown = repr(value if value == "four" else float(value))
     assert f"lpmt.n_banks: {shown} is not of type 'integer'" in res.stderr + out.read_text()
+
+
+def test_a_scope_found_valid_is_still_checked_whole() -> None:
+    """validate_sections lets keys be left out; a config it passed is not thereby valid as a
+    whole (the two checks do not share what they found)."""
+    from skftl.config import validate, validate_sections
+
+    cfg = load_config()
+    del cfg["ftl"]["spare_factor"]
+    validate_sections(cfg)
+    with pytest.raises(ConfigError, match="'spare_factor' is a required property"):
+        validate(cfg)

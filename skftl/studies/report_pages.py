@@ -117,7 +117,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     land.add_argument("--scorecard", required=True, help="results/scorecard.csv")
     land.add_argument("--figure", required=True, help="figures/scorecard.png")
     land.add_argument("--robustness", help="results/robustness.csv, when it exists")
-    land.add_argument("--made", help="its modification time (the workflow's rerun key; unused)")
     land.add_argument("--out", required=True)
     claims = sub.add_parser("claims", help="a study's claims as an HTML table")
     claims.add_argument("study")

@@ -144,11 +144,19 @@ def compare(real: locality.Measured, synthetic: locality.Measured) -> list[dict]
 
 
 def _look_alike(
-    fit: Requests, n: int, *, seed: int, page_size: int, calibrate: int, name: str | None
+    fit: Requests,
+    measured: locality.Measured,
+    n: int,
+    *,
+    seed: int,
+    page_size: int,
+    calibrate: int,
+    name: str | None,
 ) -> locality.Measured:
-    """The measured look-alike of ``n`` requests fitted on ``fit``: the fit draws with
-    ``seed``, the look-alike with ``seed + 1`` (a draw the calibration has not seen)."""
-    preset = profile_trace(fit, page_size, name=name)
+    """The measured look-alike of ``n`` requests fitted on ``fit`` (``measured``: ``fit``
+    already measured): the fit draws with ``seed``, the look-alike with ``seed + 1`` (a draw
+    the calibration has not seen)."""
+    preset = profile_trace(fit, page_size, name=name, flat=measured.profile)
     spec = spec_from_profile(preset, n, seed=seed, calibrate=calibrate)
     return locality.measured(generate(spec, n, seed=seed + 1), page_size)
 
@@ -172,7 +180,7 @@ def split_half(
     held = locality.measured(second, page_size)
     fitted = locality.measured(first, page_size)
     alike = _look_alike(
-        first, len(second), seed=seed, page_size=page_size, calibrate=calibrate, name=name
+        first, fitted, len(second), seed=seed, page_size=page_size, calibrate=calibrate, name=name
     )
     model = pd.DataFrame(compare(held, alike))
     persistence = pd.DataFrame(compare(held, fitted))
@@ -196,8 +204,9 @@ def leave_one_out(
     require_profilable(requests)
     real = locality.measured(requests, page_size)
     alike = _look_alike(
-        requests, len(requests), seed=seed, page_size=page_size, calibrate=calibrate, name=name
-    )
+        requests, real, len(requests), seed=seed, page_size=page_size, calibrate=calibrate,
+        name=name,
+    )  # fmt: skip
     label = name or requests.meta.name
     return pd.DataFrame(compare(real, alike)).assign(
         trace=label, requests=len(requests), held_out=label in HELD_OUT

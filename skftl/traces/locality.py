@@ -414,8 +414,8 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
     histograms, footprint and its growth, popularity skew, temporal reuse (shares,
     quantiles of the reuse distance, per source type), page rewrite / read-hit shares and
     arrival burstiness. A flat dict of python scalars and lists (YAML/JSON-ready); the
-    keys are listed in /tmp/notes/19-interface.md and the module docstring's definitions
-    apply. Raises ConfigError naming the trace when it has fewer than two requests."""
+    module docstring's definitions apply. Raises ConfigError naming the trace when it has
+    fewer than two requests."""
     from skftl.traces.stats import characterise, sequential_mask
 
     n = len(requests)
