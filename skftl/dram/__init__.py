@@ -2,9 +2,9 @@
 functions, DRAM bank placement and timing (LPMT paper, IEICE ELEX 2019)."""
 
 from skftl.dram.hashes import HASHES, hash_keys, register_hash
-from skftl.dram.kernel import OP_DELETE, OP_DELETE_PAGE, OP_READ, OP_WRITE
 from skftl.dram.layout import PLACEMENTS, Layout
 from skftl.dram.lpmt import Lpmt, LpmtConfig, OpResult
+from skftl.dram.state import OP_DELETE, OP_DELETE_PAGE, OP_READ, OP_WRITE
 from skftl.dram.timing import DramTiming, case_labels, time_stream
 
 __all__ = [

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from skftl.dram.kernel import OP_READ, OP_WRITE
+from skftl.dram.state import OP_READ, OP_WRITE
 from skftl.errors import ConfigError
 from skftl.traces.requests import Requests
 

@@ -99,8 +99,8 @@ def _fold(keys, r, n_sets, out):
     """:func:`folding` in one pass (numpy's version makes a temporary per part and is
     the largest cost of the LPMT benchmark after the kernel)."""
     mask = (1 << r) - 1
-    # a power-of-two table needs no ``% n_sets`` (the mask is exact): a 64-bit divide
-    # per key was ~5 ns of the benchmark's ~100 ns per operation
+    # a power-of-two table needs no ``% n_sets`` (the mask is exact): a 64-bit divide per
+    # key is a sizable part of an operation's time
     pow2 = n_sets == mask + 1
     for i in range(keys.shape[0]):
         k, acc, shift = keys[i], 0, 0

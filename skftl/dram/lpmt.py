@@ -16,17 +16,19 @@ from typing import Any
 
 import numpy as np
 
-from skftl.dram import kernel as K
+from skftl.dram import state
 from skftl.dram.hashes import hash_keys
+from skftl.dram.kernel import kernel_for
 from skftl.dram.layout import Layout
+from skftl.dram.state import Ops, Tables
 from skftl.dram.steady import M_HITS, new_memo
 from skftl.dram.timing import DramState, DramTiming, recency_col
 from skftl.errors import ConfigError
 from skftl.hugepages import huge_full, huge_zeros
 
-# row-hit accountings (kernel module docstring), in the order of kernel.ROW_*
+# row-hit accountings (kernel module docstring), in the order of state.ROW_*
 ROW_HITS = ("per_bank", "per_probe", "window")
-# where a set probe stops (kernel module docstring), in the order of kernel.EARLY_*
+# where a set probe stops (kernel module docstring), in the order of state.EARLY_*
 EARLY_EXIT = ("none", "match", "match_or_empty")
 
 
@@ -103,7 +105,7 @@ def _aligned_sets(n: int, assoc: int) -> np.ndarray:
     two-line record is then one aligned 128-byte pair, the unit in which the L2
     prefetcher fetches the neighbour of a missed line. On huge pages where possible
     (skftl.hugepages): lookups probe sets at random."""
-    dt = K.set_record_dtype(assoc)
+    dt = state.set_record_dtype(assoc)
     sets = huge_zeros(n * dt.itemsize, np.uint8, align=128).view(dt)
     for name in ("key", "pa", "next", "prev"):
         sets[name] = -1
@@ -114,7 +116,7 @@ def _aligned_sets(n: int, assoc: int) -> np.ndarray:
 class OpResult:
     latency: np.ndarray  # cycles per operation (lookup reads)
     reads: np.ndarray  # DRAM reads per operation
-    status: np.ndarray  # kernel.ST_*
+    status: np.ndarray  # state.ST_*
 
 
 class Lpmt:
@@ -134,14 +136,14 @@ class Lpmt:
             )
         self.layout = config.layout()
         P, S, A, NP = config.n_sets, config.secondary, config.assoc, config.n_pages
-        # the per-field arrays below are views of one record per set (K.set_record_dtype)
+        # the per-field arrays below are views of one record per set (state.set_record_dtype)
         # The kernel gets strided views of at least two records: numpy calls the views
         # of a single record contiguous, which would compile every kernel variant a
         # second time for that layout (a padding record is never addressed).
         padded = _aligned_sets(max(P + S, 2), A)
-        self._set_views = tuple(padded[f] for f in ("key", "pa", "flags", "next", "prev", "count"))
+        set_views = [padded[f] for f in ("key", "pa", "flags", "next", "prev", "count")]
         self.sets = padded[: P + S]
-        self._records = padded.view(np.uint8)  # the records as bytes, flat: see K.record_index
+        self._records = padded.view(np.uint8)  # the records as flat bytes (state.SetRecords)
         self.ent_key = self.sets["key"]
         self.ent_pa = self.sets["pa"]
         self.ent_flags = self.sets["flags"]
@@ -153,20 +155,26 @@ class Lpmt:
         self.bt_prev = huge_full(NP, -1, np.int64)
         self.bt_flags = huge_zeros(NP, np.uint8)
         self.free_pages = np.arange(NP - 1, -1, -1, dtype=np.int64)  # pops page 0 first
-        self.ts = np.array([S, NP], dtype=np.int64)
+        self.free_top = np.array([S, NP], dtype=np.int64)  # state.FREE_*
         self.dram = DramState(self.layout.n_banks, self.timing)
-        self.counters = np.zeros(K.CT_LEN, dtype=np.int64)
+        self.counters = np.zeros(state.CT_LEN, dtype=np.int64)
         self.record = np.zeros((2, record), dtype=np.int64)
-        self.cfg = np.array(
+        # state.CONFIG_*
+        self.config_vector = np.array(
             [P, A, int(config.insert_on_read), EARLY_EXIT.index(config.early_exit),
-             ROW_HITS.index(config.row_hits), *K.record_index(A)],
+             ROW_HITS.index(config.row_hits), *state.record_index(A), recency_col(self.timing)],
             dtype=np.int64,
         )  # fmt: skip
         self._tp = self.timing.params()
         self._lp = self.layout.params()
         self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch
-        self._kernel = K.kernel_for(self._tp, A, self.layout)
+        self._kernel = kernel_for(self._tp, A, self.layout)
         self._memo = new_memo()  # the strict model's steady probes (skftl.dram.steady)
+        self._tables = Tables(
+            *set_views, self.free_sets,
+            self.bt_next, self.bt_prev, self.bt_flags, self.free_pages, self.free_top,
+        )  # fmt: skip
+        self._bank_state = self.dram.bank_state()
 
     # ------------------------------------------------------------------ operations
     def homes(self, keys: np.ndarray) -> np.ndarray:
@@ -179,7 +187,7 @@ class Lpmt:
         args: np.ndarray,
         homes: np.ndarray | None = None,
     ) -> OpResult:
-        """Apply an operation stream (kernel.OP_* codes, keys < 2**63, page counts or page
+        """Apply an operation stream (state.OP_* codes, keys < 2**63, page counts or page
         indices); ``homes`` (home sets) default to the configured hash of ``keys``."""
         keys = np.ascontiguousarray(keys, dtype=np.int64)
         if keys.size and keys.min() < 0:
@@ -189,19 +197,16 @@ class Lpmt:
         homes = self.homes(keys) if homes is None else np.ascontiguousarray(homes, dtype=np.int64)
         if not (len(ops) == len(keys) == len(args) == len(homes)):
             raise ConfigError("ops, keys, args and homes must have the same length")
-        writes = (ops == K.OP_WRITE) | (ops == K.OP_READ)
+        writes = (ops == state.OP_WRITE) | (ops == state.OP_READ)
         if np.any(writes & (args < 1)):
             raise ConfigError("read/write operations need a page count >= 1")
         n = len(ops)
         out = OpResult(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int8))
         self._kernel(
-            ops, keys, homes, args,
-            self.cfg, self._lp, self._tp, recency_col(self.timing),
-            *self._set_views, self.free_sets,
-            self.bt_next, self.bt_prev, self.bt_flags, self.free_pages, self.ts,
-            *self.dram.arrays(),
-            self.record, self.counters,
-            out.latency, out.reads, out.status, self._order, self._records, self._memo,
+            Ops(ops, keys, homes, args, out.latency, out.reads, out.status),
+            self._tables, self._records, self._bank_state, self.dram.sc,
+            self.config_vector, self._lp, self._tp,
+            self.counters, self.record, self._memo, self._order,
         )  # fmt: skip
         return out
 
@@ -211,25 +216,25 @@ class Lpmt:
 
     def insert(self, key: int, n_pages: int = 1) -> int:
         """Map a new file (or remap an existing one); returns the kernel status."""
-        return self._one(K.OP_WRITE, key, n_pages)[0]
+        return self._one(state.OP_WRITE, key, n_pages)[0]
 
     update = insert
 
     def lookup(self, key: int) -> tuple[bool, int]:
         """(found, latency cycles); never inserts."""
-        saved = self.cfg[K.C_INSERT_ON_MISS]
-        self.cfg[K.C_INSERT_ON_MISS] = 0
+        saved = self.config_vector[state.CONFIG_INSERT_ON_MISS]
+        self.config_vector[state.CONFIG_INSERT_ON_MISS] = 0
         try:
-            status, lat = self._one(K.OP_READ, key, 1)
+            status, lat = self._one(state.OP_READ, key, 1)
         finally:
-            self.cfg[K.C_INSERT_ON_MISS] = saved
-        return status == K.ST_HIT, lat
+            self.config_vector[state.CONFIG_INSERT_ON_MISS] = saved
+        return status == state.ST_HIT, lat
 
     def delete(self, key: int) -> bool:
-        return self._one(K.OP_DELETE, key, 0)[0] == K.ST_HIT
+        return self._one(state.OP_DELETE, key, 0)[0] == state.ST_HIT
 
     def delete_page(self, key: int, index: int) -> bool:
-        return self._one(K.OP_DELETE_PAGE, key, index)[0] == K.ST_HIT
+        return self._one(state.OP_DELETE_PAGE, key, index)[0] == state.ST_HIT
 
     # ------------------------------------------------------------------ inspection
     @property
@@ -243,7 +248,7 @@ class Lpmt:
         g = int(self.homes(np.array([key]))[0])
         while g >= 0:
             hit = np.nonzero(
-                (self.ent_flags[g] & K.F_VALID).astype(bool) & (self.ent_key[g] == key)
+                (self.ent_flags[g] & state.F_VALID).astype(bool) & (self.ent_key[g] == key)
             )[0]
             if hit.size:
                 return g, int(hit[0])
@@ -258,12 +263,12 @@ class Lpmt:
         out, p = [], int(self.ent_pa[loc])
         while True:
             out.append(p)
-            if self.bt_flags[p] & K.BT_LAST:
+            if self.bt_flags[p] & state.BT_LAST:
                 return out
             p = int(self.bt_next[p])
 
     def live_keys(self) -> np.ndarray:
-        return self.ent_key[(self.ent_flags & K.F_VALID).astype(bool)]
+        return self.ent_key[(self.ent_flags & state.F_VALID).astype(bool)]
 
     def snapshot(self) -> dict[str, np.ndarray]:
         """Copies of every state array (tables, free lists, DRAM state, counters)."""
@@ -274,8 +279,8 @@ class Lpmt:
                 "bt_next", "bt_prev", "bt_flags", "counters",
             )
         }  # fmt: skip
-        st["free_sets"] = self.free_sets[: self.ts[K.TS_FREE_SETS]].copy()
-        st["free_pages"] = self.free_pages[: self.ts[K.TS_FREE_PAGES]].copy()
+        st["free_sets"] = self.free_sets[: self.free_top[state.FREE_SETS]].copy()
+        st["free_pages"] = self.free_pages[: self.free_top[state.FREE_PAGES]].copy()
         st["cases"] = self.dram.cases.copy()
         return st
 
@@ -284,7 +289,7 @@ class Lpmt:
         holding at least one entry, fraction of primary entries valid, fraction of the
         files that sit in the primary table, secondary sets in use."""
         P = self.config.n_sets
-        valid = (self.ent_flags & K.F_VALID).astype(bool)
+        valid = (self.ent_flags & state.F_VALID).astype(bool)
         files = int(valid.sum())
         in_primary = int(valid[:P].sum())
         return {
@@ -302,7 +307,7 @@ class Lpmt:
         either in exactly one chain or free."""
         cfg = self.config
         P, S, A = cfg.n_sets, cfg.secondary, cfg.assoc
-        valid = (self.ent_flags & K.F_VALID).astype(bool)
+        valid = (self.ent_flags & state.F_VALID).astype(bool)
         keys = self.ent_key[valid]
         assert len(np.unique(keys)) == len(keys), "a key is stored twice"
         assert np.array_equal(valid.sum(axis=1), self.set_count), "set_count mismatch"
@@ -319,7 +324,7 @@ class Lpmt:
                 assert self.set_count[s] > 0, f"empty secondary set {s} left in a chain"
                 owner[s] = h
                 g = s
-        free = self.free_sets[: self.ts[K.TS_FREE_SETS]]
+        free = self.free_sets[: self.free_top[state.FREE_SETS]]
         assert len(np.unique(free)) == len(free), "a secondary set is free twice"
         used = set(np.nonzero(owner >= 0)[0].tolist())
         assert not used & set(free.tolist()), "a chained secondary set is also free"
@@ -336,19 +341,19 @@ class Lpmt:
             p, prev, n = int(self.ent_pa[g, w]), g * A + w, 0
             while True:
                 f = self.bt_flags[p]
-                assert f & K.BT_VALID, f"page {p} in a chain but not valid"
+                assert f & state.BT_VALID, f"page {p} in a chain but not valid"
                 assert not seen[p], f"page {p} in two chains"
                 seen[p] = True
-                assert bool(f & K.BT_FIRST) == (n == 0), f"page {p}: first flag wrong"
+                assert bool(f & state.BT_FIRST) == (n == 0), f"page {p}: first flag wrong"
                 assert self.bt_prev[p] == prev, f"page {p}: prev {self.bt_prev[p]} != {prev}"
                 n += 1
-                if f & K.BT_LAST:
+                if f & state.BT_LAST:
                     break
                 prev, p = p, int(self.bt_next[p])
-            single = bool(self.ent_flags[g, w] & K.F_SINGLE)
+            single = bool(self.ent_flags[g, w] & state.F_SINGLE)
             assert single == (n == 1), f"entry ({g},{w}): single flag vs {n} pages"
-        fp = self.free_pages[: self.ts[K.TS_FREE_PAGES]]
+        fp = self.free_pages[: self.free_top[state.FREE_PAGES]]
         assert len(np.unique(fp)) == len(fp), "a page is free twice"
         assert not seen[fp].any(), "a chained page is also free"
         assert seen.sum() + len(fp) == cfg.n_pages, "leaked pages"
-        assert not (self.bt_flags[fp] & K.BT_VALID).any(), "a free page is marked valid"
+        assert not (self.bt_flags[fp] & state.BT_VALID).any(), "a free page is marked valid"

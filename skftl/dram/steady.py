@@ -15,10 +15,9 @@ and probe state, provided the next probe misses every bank too (its row is not t
 open one) and no refresh can fall in it (every command of it is at or before its last
 READ, so ``T + cycles < next refresh`` suffices). The memo maps (state, first bank) to
 (next state, cycles, classes); the first probe of each kind is scheduled command by
-command and stored. The benchmark's streams (benchmarks/bench_lpmt.py: 700 k inserts,
-then random lookups, 10 % multi-page files) store 70-900 transitions and time ~89 % of
-lookup probes and ~98 % of insert probes from them; the rest follow a block-table read,
-a refresh or a row already open, and are scheduled command by command.
+command and stored. On the benchmark's streams (benchmarks/bench_lpmt.py) a few hundred
+transitions time most probes (docs/dram.md); the rest follow a block-table read, a
+refresh or a row already open, and are scheduled command by command.
 
 The memo is a cache of a pure function: whatever it holds, the results are the same
 (the tests compare the kernel with the plain-Python reference, which has no memo).

@@ -36,11 +36,13 @@ ends, so both models are directly comparable. Writes are not timed in either mod
 from __future__ import annotations
 
 import math
+import types
 from dataclasses import dataclass, fields
 
 import numba
 import numpy as np
 
+from skftl.dram.state import BankState
 from skftl.errors import ConfigError
 from skftl.hugepages import huge_zeros
 
@@ -61,7 +63,9 @@ SC_LEN = 9
 B_OPEN, B_LAST_RD, B_LAST_ACT, B_READY, B_RECENCY, B_LAST_IDX = range(6)
 B_STRIDE = 8  # 64 bytes: one cache line per bank
 
-MODELS = {"paper": 0, "ddr4": 1}
+MODEL_PAPER, MODEL_DDR4 = 0, 1
+MODELS = {"paper": MODEL_PAPER, "ddr4": MODEL_DDR4}
+ANY_MODEL = -1  # a kernel for either model: it reads tp[TP_MODEL] at run time
 NEVER = -(1 << 40)  # "long ago": makes every time constraint slack
 
 
@@ -153,7 +157,7 @@ class DramState:
 
     def __init__(self, n_banks: int, timing: DramTiming):
         # bank-major, one 64-byte cache line per bank (padded): a bank's fields are one
-        # base address plus constant offsets (no measurable speed change vs field rows)
+        # base address plus constant offsets, one address register per bank
         self.banks = huge_zeros(n_banks * B_STRIDE, np.int64, align=64).reshape(n_banks, B_STRIDE)
         self.banks[:, B_OPEN] = -1
         self.banks[:, B_LAST_RD] = NEVER
@@ -177,13 +181,17 @@ class DramState:
         # a 2-D index multiplies by a row length held in memory
         return self.banks.reshape(-1), self.acts, self.sc, self.cases
 
+    def bank_state(self) -> BankState:
+        """The arrays the kernels' reads change (the scalars, ``sc``, apart)."""
+        return BankState(self.banks.reshape(-1), self.acts, self.cases)
+
 
 # The hot path keeps the scalar state in a tuple of locals (S_* positions below) and
 # only the per-bank state in arrays: loads that follow stores to the same small arrays
-# serialise on CPUs with store-bypass mitigations, which cost 10x in throughput.
+# serialise on CPUs with store-bypass mitigations, a multiple of the loop's cost.
 # Only what the next read needs: the refresh count follows from S_NEXT_REF and the
 # previous data end from S_PREV_RD (store_state, _strict_core), so the hot loops carry
-# two values fewer (they spill: see kernel.ops_kernel).
+# two values fewer (the kernel's loop has more live values than registers).
 S_COUNT, S_STAMP, S_PREV_RD, S_PREV_RD_GROUP = range(4)
 S_LAST_ACT, S_LAST_ACT_GROUP, S_ACT_POS, S_NEXT_REF = range(4, 8)
 
@@ -253,7 +261,7 @@ def _refresh(tp, banks, next_ref):
 @numba.njit(cache=True, inline="always")
 def bank_group(bank, tp):
     """Bank group of ``bank`` (strict model)."""
-    n_groups = tp[TP_GROUPS]  # a mask when a power of two: a divide costs ~20 cycles
+    n_groups = tp[TP_GROUPS]  # a mask when a power of two: a divide takes tens of cycles
     return bank & (n_groups - 1) if n_groups & (n_groups - 1) == 0 else bank % n_groups
 
 
@@ -330,12 +338,12 @@ def _strict_core(bank, row, tp, banks, acts, s):
     return lat, cls, _after_read(bank, hit0, tp, banks, s)
 
 
-@numba.njit(cache=True, _nrt=False)  # no refcounting: see kernel.run_ops_kernel
+@numba.njit(cache=True, _nrt=False)  # no refcounting: see state.out_of_line
 def read_core(bank, row, tp, banks, acts, s):
     """One read of (bank, row): classify it (Table V class index, see case_labels), time
     it under the selected model, update the open rows, the look-back window and the
-    bank recency. Returns (cycles, class, new scalar state). The kernels' hot loops use
-    :func:`read_run` instead."""
+    bank recency. Returns (cycles, class, new scalar state). The kernels' hot loops time
+    runs of reads through the timing hook instead (TIMING_HOOKS)."""
     if tp[TP_MODEL] != 0:
         return _strict_core(bank, row, tp, banks, acts, s)
     hit, cls = _classify(bank, row, tp, banks, s[S_COUNT])
@@ -377,7 +385,7 @@ def paper_conflict(n, tp):
 def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
     """``m`` reads of (bank, row) under the paper model, the first at stream position
     ``count``: :func:`read_core` for the first read, then ``m - 1`` row hits, written
-    out with scalars only (the generic path costs ~10x in this hot loop). Returns
+    out with scalars only (the generic path costs several times as much here). Returns
     (cycles, no-repeat reads, stamp); bank conflicts go to ``cases``."""
     window, dl, at = tp[TP_WINDOW], tp[TP_DL], bank_at(bank)
     n = count - banks[at + B_LAST_IDX]
@@ -431,7 +439,7 @@ def repeat_pass_ok(tp, s, next_ref0, reads):
 @numba.njit(cache=True, inline="always")
 def repeat_read(bank, tp, banks, s):
     """A read of the row open in ``bank`` under :func:`repeat_pass_ok`'s guarantee, in
-    closed form: what read_run gives for it, without classifying it (a row hit: no
+    closed form: what the hook's read_run gives for it, without classifying it (a row hit: no
     class to count, row hits are the reads left over, see flush_tally) or scheduling
     it. Paper model: DL. Strict model: the READ waits only tCCD_S/tCCD_L after the
     previous READ: the bank's ACT was at least tRCD before the pass's earlier READ of
@@ -447,23 +455,38 @@ def repeat_read(bank, tp, banks, s):
     return lat, read_to(s, 1, rd, group)
 
 
+# --- the timing hook ------------------------------------------------------------------------
+# A kernel times its reads through one hook, a namespace bound to the timing model it is
+# compiled for (TIMING_HOOKS; kernel.ops_kernel binds it as ``timing_hook``):
+#
+# * ``read_run(bank, row, m, tp, dram, s, tally)`` -> ``(cycles, s, tally)``: ``m``
+#   consecutive reads of the same (bank, row); ``dram`` is the state.BankState, ``s`` the
+#   scalar state (S_*), ``tally`` the no-repeat reads not yet in ``dram.cases`` (add them
+#   with flush_tally). The reads after the first are row hits, added in one step when
+#   nothing (a refresh) can intervene: the same result as ``m`` calls of read_core.
+# * ``lean_read_run``: the same, on the kernel's lean path (a probe's first pass without
+#   early exit, recorded stream or per-probe row hits: the common case), where the strict
+#   model inlines its scheduler; read_run calls it out of line (Numba copies an inlined
+#   function at every call site, and the scheduler is most of a kernel's compile time).
+
+
 @numba.njit(cache=True, inline="always")
-def paper_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
-    """:func:`read_run` under the paper model."""
-    lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, banks, cases)
+def paper_read_run(bank, row, m, tp, dram, s, tally):
+    """The timing hook's read_run under the paper model."""
+    lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, dram.banks,
+                                       dram.cases)  # fmt: skip
     s = (s[0] + m, stamp, s[2], s[3], s[4], s[5], s[6], s[7])
     return lat, s, tally + no_repeat
 
 
 @numba.njit(cache=True, inline="always")
-def strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
-    """:func:`read_run` under the strict model: one inlined copy of the scheduler (it is
-    the bulk of the kernels' compile time), looped only when a refresh may fall
-    inside the run."""
-    window, left, lat = tp[TP_WINDOW], m, 0
+def strict_read_run(bank, row, m, tp, dram, s, tally):
+    """The timing hook's read_run under the strict model: the scheduler, looped only when
+    a refresh may fall inside the run."""
+    banks, window, left, lat = dram.banks, tp[TP_WINDOW], m, 0
     while True:
-        dlat, cls, s = _strict_core(bank, row, tp, banks, acts, s)
-        tally = _tally(cls, window, cases, tally)
+        dlat, cls, s = _strict_core(bank, row, tp, banks, dram.acts, s)
+        tally = _tally(cls, window, dram.cases, tally)
         lat += dlat
         left -= 1
         if left == 0:
@@ -480,25 +503,31 @@ def strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally):
             return lat + step, s, tally
 
 
-@numba.njit(cache=True, _nrt=False)  # no refcounting: see kernel.run_ops_kernel
-def strict_read_run_call(bank, row, m, tp, banks, acts, cases, s, tally):
-    """:func:`strict_read_run` out of line, for a strict kernel's rare paths (early exit,
-    a recorded stream, per-probe row hits): its common path then holds the only inlined
-    copy of the scheduler (numba's inlining is most of a variant's compile time)."""
-    return strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally)
+@numba.njit(cache=True, _nrt=False)  # no refcounting: see state.out_of_line
+def strict_read_run_call(bank, row, m, tp, dram, s, tally):
+    """:func:`strict_read_run` out of line."""
+    return strict_read_run(bank, row, m, tp, dram, s, tally)
 
 
 @numba.njit(cache=True, inline="always")
-def read_run(bank, row, m, tp, banks, acts, cases, s, tally):
-    """``m`` consecutive reads of the same (bank, row); the reads after the first are
-    row hits, added in one step when nothing (a refresh) can intervene (same result as
-    ``m`` calls of read_core). Returns (cycles, state, tally): ``tally`` counts the
-    no-repeat reads; add it to ``cases`` with :func:`flush_tally`. A kernel compiled
-    for one model calls paper_read_run or strict_read_run directly: the other
-    model's code is then not even inlined (compile time)."""
-    if tp[TP_MODEL] == 0:
-        return paper_read_run(bank, row, m, tp, banks, acts, cases, s, tally)
-    return strict_read_run(bank, row, m, tp, banks, acts, cases, s, tally)
+def either_read_run(bank, row, m, tp, dram, s, tally):
+    """The timing hook's read_run under the model ``tp[TP_MODEL]``, read at run time."""
+    if tp[TP_MODEL] == MODEL_PAPER:
+        return paper_read_run(bank, row, m, tp, dram, s, tally)
+    return strict_read_run(bank, row, m, tp, dram, s, tally)
+
+
+def _timing_hook(name: str, read_run: object, lean_read_run: object) -> types.ModuleType:
+    hook = types.ModuleType(f"{__name__}.{name}")
+    hook.read_run, hook.lean_read_run = read_run, lean_read_run
+    return hook
+
+
+TIMING_HOOKS = {
+    MODEL_PAPER: _timing_hook("paper", paper_read_run, paper_read_run),
+    MODEL_DDR4: _timing_hook("ddr4", strict_read_run_call, strict_read_run),
+    ANY_MODEL: _timing_hook("either", either_read_run, either_read_run),
+}
 
 
 @numba.njit(cache=True, inline="always")
@@ -518,7 +547,7 @@ def flush_tally(tp, cases, tally, reads, conflicts_before):
     cases[window + 1] += reads - tally - (conflicts(tp, cases) - conflicts_before)
 
 
-@numba.njit(cache=True, _nrt=False)  # no refcounting: see kernel.run_ops_kernel
+@numba.njit(cache=True, _nrt=False)  # no refcounting: see state.out_of_line
 def time_stream_kernel(bank_seq, row_seq, tp_arr, banks, acts, sc, cases, out):
     tp = params_tuple(tp_arr, tp_arr[TP_MODEL])
     s = load_state(sc)

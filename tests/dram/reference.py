@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from skftl.dram.kernel import BT_FIRST, BT_LAST, BT_VALID, F_SINGLE, F_VALID
+from skftl.dram.state import BT_FIRST, BT_LAST, BT_VALID, F_SINGLE, F_VALID
 from skftl.dram.timing import NEVER, DramTiming
 
 READ, WRITE, DELETE, DELETE_PAGE = 0, 1, 2, 3

@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 
 from skftl.dram import DramTiming, Lpmt, LpmtConfig, case_labels, time_stream
 from skftl.dram import kernel as K
+from skftl.dram import state as S
 from skftl.dram.hashes import hash_keys
 from skftl.dram.layout import PLACEMENTS as LAYOUT_PLACEMENTS
 from skftl.dram.lpmt import EARLY_EXIT, ROW_HITS
 from skftl.dram.steady import CLS_FLUSH
 from skftl.dram.timing import SC_REFRESHES, TP_RC
 from skftl.errors import ConfigError
+from skftl.numba_cache import VARIANT_KEY
 from tests.dram.reference import RefLpmt
 
 PLACEMENTS = list(LAYOUT_PLACEMENTS)
@@ -58,7 +60,7 @@ def scenarios(draw, paper_shape=False):
     keys = draw(st.lists(st.integers(0, 12), min_size=n, max_size=n))
     args = draw(st.lists(st.integers(1, 4), min_size=n, max_size=n))
     # DELETE_PAGE takes a page index (0-based), DELETE ignores its argument
-    args = [a - 1 if o == K.OP_DELETE_PAGE else a for o, a in zip(ops, args, strict=True)]
+    args = [a - 1 if o == S.OP_DELETE_PAGE else a for o, a in zip(ops, args, strict=True)]
     return cfg, timing, np.array(ops), np.array(keys), np.array(args)
 
 
@@ -84,7 +86,7 @@ def test_strict_constant_timing_kernel_across_refreshes(placement):
     rng = np.random.default_rng(3)
     n = 600  # ~7,000 reads: the recorded stream (10,000 reads) holds them all
     ops = rng.choice(4, n, p=[0.5, 0.3, 0.1, 0.1])
-    args = np.where(ops == K.OP_DELETE_PAGE, rng.integers(0, 3, n), rng.integers(1, 4, n))
+    args = np.where(ops == S.OP_DELETE_PAGE, rng.integers(0, 3, n), rng.integers(1, 4, n))
     cfg = LpmtConfig(n_sets=8, n_secondary=8, n_blocks=8, pages_per_block=16,
                      placement=placement, hash="folding")  # fmt: skip
     t = check_against_reference(cfg, DramTiming(model="ddr4"), ops, rng.integers(0, 150, n), args)
@@ -99,7 +101,7 @@ def test_strict_constant_timing_kernel_across_refreshes(placement):
 )
 def test_paper_closed_form_probes(placement, row_hits, window):
     """Long runs of full probes over every bank, which the paper-shape kernels time in
-    closed form from the previous probe (kernel: ``steady_row``), broken up by
+    closed form from the previous probe (probe.steady_probe), broken up by
     block-table reads, early exits and deletes: the same results as the reference. A
     window of 3 reads is shorter than a pass over the 4 banks: under the window rule an
     interleaved probe's second pass then has no row hits (no closed forms)."""
@@ -107,7 +109,7 @@ def test_paper_closed_form_probes(placement, row_hits, window):
     n = 400
     ops = rng.choice(4, n, p=[0.6, 0.3, 0.05, 0.05])
     pages = np.where(rng.random(n) < 0.1, rng.integers(2, 4, n), 1)
-    args = np.where(ops == K.OP_DELETE_PAGE, rng.integers(0, 2, n), pages)
+    args = np.where(ops == S.OP_DELETE_PAGE, rng.integers(0, 2, n), pages)
     for early_exit in EARLY_EXIT:
         cfg = LpmtConfig(n_sets=16, n_secondary=8, n_blocks=8, pages_per_block=16,
                          placement=placement, row_hits=row_hits, early_exit=early_exit,
@@ -128,7 +130,7 @@ def test_strict_steady_probes_from_the_memo(placement):
     n = 900  # ~8,000 reads, several refreshes; the recorded stream holds them all
     ops = rng.choice(4, n, p=[0.6, 0.3, 0.05, 0.05])
     pages = np.where(rng.random(n) < 0.1, rng.integers(2, 4, n), 1)
-    args = np.where(ops == K.OP_DELETE_PAGE, rng.integers(0, 2, n), pages)
+    args = np.where(ops == S.OP_DELETE_PAGE, rng.integers(0, 2, n), pages)
     cfg = LpmtConfig(n_sets=32, n_secondary=16, n_blocks=32, pages_per_block=16,
                      placement=placement, row_bytes=128, hash="folding")  # fmt: skip
     keys = rng.integers(0, 400, n)
@@ -137,7 +139,7 @@ def test_strict_steady_probes_from_the_memo(placement):
     quiet.run(ops, keys, args)
     assert quiet.dram.sc[SC_REFRESHES] >= 3
     # most probes from the memo, enough for an in-loop flush of their packed classes
-    assert quiet.memo_probes > max(quiet.counters[K.CT_SETS_PROBED] // 2, CLS_FLUSH)
+    assert quiet.memo_probes > max(quiet.counters[S.CT_SETS_PROBED] // 2, CLS_FLUSH)
 
 
 def check_against_reference(cfg, timing, ops, keys, args):
@@ -163,15 +165,15 @@ def check_against_reference(cfg, timing, ops, keys, args):
     assert s["bt_flags"].tolist() == ref.bt_flags
     assert s["free_pages"].tolist() == ref.free_pages
     assert s["cases"].tolist() == ref.dram.cases
-    n = int(s["counters"][K.CT_READS])
+    n = int(s["counters"][S.CT_READS])
     assert (
         list(zip(t.record[0, :n].tolist(), t.record[1, :n].tolist(), strict=True)) == ref.dram.reads
     )
-    assert s["counters"][K.CT_SEC_ALLOC] == ref.counters["sec_alloc"]
-    assert s["counters"][K.CT_SEC_FREE] == ref.counters["sec_free"]
-    assert s["counters"][K.CT_FAIL_PAGES] == ref.counters["fail_pages"]
-    assert s["counters"][K.CT_FAIL_SETS] == ref.counters["fail_sets"]
-    assert s["counters"][K.CT_CYCLES] == sum(w[0] for w in want)
+    assert s["counters"][S.CT_SEC_ALLOC] == ref.counters["sec_alloc"]
+    assert s["counters"][S.CT_SEC_FREE] == ref.counters["sec_free"]
+    assert s["counters"][S.CT_FAIL_PAGES] == ref.counters["fail_pages"]
+    assert s["counters"][S.CT_FAIL_SETS] == ref.counters["fail_sets"]
+    assert s["counters"][S.CT_CYCLES] == sum(w[0] for w in want)
     t.check_invariants()
     # without a recorded stream the kernel takes shortcuts (fused interleaved passes)
     # that the recorded run above cannot: the same results
@@ -196,11 +198,11 @@ def test_invariants_and_live_keys(sc):
     live: dict[int, int] = {}
     for o, k, a in zip(ops.tolist(), keys.tolist(), args.tolist(), strict=True):
         status = t.run(np.array([o]), np.array([k]), np.array([a])).status[0]
-        if status == K.ST_INSERTED or (status == K.ST_HIT and o == K.OP_WRITE and k in live):
+        if status == S.ST_INSERTED or (status == S.ST_HIT and o == S.OP_WRITE and k in live):
             live[k] = a
-        elif status == K.ST_HIT and o == K.OP_DELETE:
+        elif status == S.ST_HIT and o == S.OP_DELETE:
             live.pop(k)
-        elif status == K.ST_HIT and o == K.OP_DELETE_PAGE and a < live[k]:
+        elif status == S.ST_HIT and o == S.OP_DELETE_PAGE and a < live[k]:
             live[k] -= 1
             if live[k] == 0:
                 live.pop(k)
@@ -220,7 +222,7 @@ def test_secondary_sets_chain_and_free_from_middle():
     t = small_table()
     keys = [0, 2, 4, 6, 8, 10]  # all hash to set 0: primary + two secondary sets
     for k in keys:
-        assert t.insert(k) == K.ST_INSERTED
+        assert t.insert(k) == S.ST_INSERTED
     assert t.location(4)[0] == 2 and t.location(8)[0] == 3
     assert t.set_next[0] == 2 and t.set_next[2] == 3 and t.set_prev[3] == 2
     t.delete(4)
@@ -247,7 +249,7 @@ def test_block_table_chain_delete_middle_first_last():
     g, w = t.location(1)
     assert t.pages(1) == [1, 3] and t.ent_pa[g, w] == 1 and t.bt_prev[1] == g * 2 + w
     assert t.delete_page(1, 1)  # last
-    assert t.pages(1) == [1] and t.ent_flags[g, w] & K.F_SINGLE
+    assert t.pages(1) == [1] and t.ent_flags[g, w] & S.F_SINGLE
     t.check_invariants()
     assert t.delete_page(1, 0)  # last page: the file is gone
     assert t.location(1) is None
@@ -258,21 +260,21 @@ def test_update_remaps_out_of_place_and_single_flag_skips_bt():
     t = small_table()
     t.insert(3, 1)
     _, lat1 = t.lookup(3)
-    reads = t.counters[K.CT_BT_READS]
+    reads = t.counters[S.CT_BT_READS]
     t.lookup(3)
-    assert t.counters[K.CT_BT_READS] == reads  # single-page: no BT read
+    assert t.counters[S.CT_BT_READS] == reads  # single-page: no BT read
     t.update(3, 3)
     assert t.pages(3) == [1, 2, 3]  # new pages first, then the old one is freed
     t.lookup(3)
-    assert t.counters[K.CT_BT_READS] == reads + 3  # the update found a single page: no BT read
+    assert t.counters[S.CT_BT_READS] == reads + 3  # the update found a single page: no BT read
     t.check_invariants()
 
 
 def test_insert_fails_cleanly_when_full():
     t = small_table(n_secondary=0, n_sets=1)
-    assert t.insert(0) == K.ST_INSERTED and t.insert(1) == K.ST_INSERTED
-    assert t.insert(2) == K.ST_FAILED
-    assert t.counters[K.CT_FAIL_SETS] == 1
+    assert t.insert(0) == S.ST_INSERTED and t.insert(1) == S.ST_INSERTED
+    assert t.insert(2) == S.ST_FAILED
+    assert t.counters[S.CT_FAIL_SETS] == 1
     t.check_invariants()
 
 
@@ -350,8 +352,8 @@ def test_dynamic_order_reads_least_recent_bank_first():
                             placement="spread_fixed", n_banks=4, hash="division"),
                  record=64)  # fmt: skip
     t.insert(9, 2)  # writes are untimed; set 1's lookup reads 0..3
-    n = int(t.counters[K.CT_READS])
-    t.run(np.array([K.OP_READ]), np.array([9]), np.array([1]))  # set 1 then 2 BT reads (bank 0)
+    n = int(t.counters[S.CT_READS])
+    t.run(np.array([S.OP_READ]), np.array([9]), np.array([1]))  # set 1 then 2 BT reads (bank 0)
     t.lookup(2)
     order = t.record[0, n + 6 : n + 10].tolist()
     assert order == [1, 2, 3, 0]  # bank 0 was just used by the BT reads
@@ -411,17 +413,21 @@ def test_bad_row_hit_accounting_names_the_key():
         Lpmt(LpmtConfig(row_hits="per_set"))
 
 
-def test_kernel_closures_capture_only_plain_values():
-    """numba keys a cached closure on the pickle of its captured values; a captured
-    dispatcher pickles differently in every process, so every run would compile the
-    kernel anew (~25 s). The specialised kernels capture numbers, tuples and flags only."""
+def test_kernel_variants_bind_plain_constants():
+    """ops_kernel compiles one variant of run_ops_kernel per spec, the spec's constants
+    bound as its globals (SPEC_*), which Numba compiles in but does not key its cache on:
+    every spec has its own cache tag (numba_cache.VARIANT_KEY), and the constants are plain
+    numbers, flags and tuples."""
+    tags = set()
+    ddr4 = tuple(int(v) for v in DramTiming("ddr4").params())
     for shape in K.PAPER_SHAPES:
-        for spec in ((0, None, *shape), (1, tuple(int(v) for v in DramTiming("ddr4").params()),
-                                         *shape), None):  # fmt: skip
-            cells = K.ops_kernel(spec).py_func.__closure__ or ()
-            for cell in cells:
-                v = cell.cell_contents
-                assert isinstance(v, int | bool | tuple | type(None)), (spec, type(v))
+        for spec in ((0, None, *shape), (1, ddr4, *shape), None):
+            scope = K.ops_kernel(spec).py_func.__globals__
+            tags.add(scope[VARIANT_KEY])
+            for name, value in scope.items():
+                if name.startswith("SPEC_"):
+                    assert isinstance(value, int | bool | tuple), (spec, name, type(value))
+    assert len(tags) == 2 * len(K.PAPER_SHAPES) + 1
 
 
 # ------------------------------------------------------------------ early exit, by hand
@@ -446,15 +452,15 @@ def _ops_table(placement: str, early_exit: str, n_sets: int, n_banks: int) -> Lp
 )
 def test_hand_worked_early_exit_in_way_order(early_exit, reads):
     t = _ops_table("single", early_exit, n_sets=2, n_banks=1)
-    ops = np.array([K.OP_WRITE] * 3 + [K.OP_READ] * 2)
-    t.cfg[K.C_INSERT_ON_MISS] = 0  # the lookup of key 6 stays a miss
+    ops = np.array([S.OP_WRITE] * 3 + [S.OP_READ] * 2)
+    t.config_vector[S.CONFIG_INSERT_ON_MISS] = 0  # the lookup of key 6 stays a miss
     out = t.run(ops, np.array([0, 2, 4, 6, 4]), np.ones(5, dtype=np.int64))
     assert out.reads.tolist() == reads
     # one bank, one row: the first read has no earlier read of its bank, the others are
     # row hits; DL = 4 cycles each
     assert out.latency.tolist() == [4 * r for r in reads]
     # the stop rule cuts reads only: the same inserts, misses and hits in every mode
-    assert out.status.tolist() == [K.ST_INSERTED] * 3 + [K.ST_MISS, K.ST_HIT]
+    assert out.status.tolist() == [S.ST_INSERTED] * 3 + [S.ST_MISS, S.ST_HIT]
     assert [t.location(k) for k in (0, 2, 4)] == [(0, 0), (0, 1), (0, 2)]
     assert t.dram.cases.tolist() == [0, 0, 0, 0, 1, sum(reads) - 1]
 
@@ -478,10 +484,10 @@ def test_hand_worked_early_exit_in_way_order(early_exit, reads):
 )
 def test_hand_worked_early_exit_in_fig7_order(placement, early_exit, reads, banks):
     t = _ops_table(placement, early_exit, n_sets=4, n_banks=4)
-    t.cfg[K.C_INSERT_ON_MISS] = 0
-    out = t.run(np.array([K.OP_WRITE, K.OP_READ]), np.array([0, 4]), np.array([1, 1]))
+    t.config_vector[S.CONFIG_INSERT_ON_MISS] = 0
+    out = t.run(np.array([S.OP_WRITE, S.OP_READ]), np.array([0, 4]), np.array([1, 1]))
     assert out.reads.tolist() == reads
-    assert out.status.tolist() == [K.ST_INSERTED, K.ST_MISS]
+    assert out.status.tolist() == [S.ST_INSERTED, S.ST_MISS]
     assert t.record[0, : sum(reads)].tolist() == banks
 
 
@@ -493,10 +499,10 @@ def test_bad_early_exit_names_the_key():
 def test_rule_names_are_the_kernel_codes():
     """Lpmt passes a rule's index in its tuple to the kernel, which compares it with its
     constants."""
-    codes = (K.EARLY_NONE, K.EARLY_MATCH, K.EARLY_MATCH_OR_EMPTY)
+    codes = (S.EARLY_NONE, S.EARLY_MATCH, S.EARLY_MATCH_OR_EMPTY)
     assert dict(zip(EARLY_EXIT, codes, strict=True)) == {n: i for i, n in enumerate(EARLY_EXIT)}
     assert EARLY_EXIT == ("none", "match", "match_or_empty")
-    codes = (K.ROW_PER_BANK, K.ROW_PER_PROBE, K.ROW_WINDOW)
+    codes = (S.ROW_PER_BANK, S.ROW_PER_PROBE, S.ROW_WINDOW)
     assert dict(zip(ROW_HITS, codes, strict=True)) == {n: i for i, n in enumerate(ROW_HITS)}
     assert ROW_HITS == ("per_bank", "per_probe", "window")
 
