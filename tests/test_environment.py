@@ -12,6 +12,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 # conda-only entries that are not Python package requirements of skftl
 CONDA_ONLY = {"python", "pip"}
+# conda-forge names that differ from the PyPI project's
+CONDA_TO_PYPI = {"playwright-python": "playwright"}
 
 
 def _split(req: str) -> tuple[str, str]:
@@ -29,7 +31,8 @@ def _pyproject() -> tuple[dict[str, str], dict[str, str]]:
 
 def _conda(path: Path) -> dict[str, str]:
     deps = yaml.safe_load(path.read_text())["dependencies"]
-    return dict(_split(d) for d in deps if isinstance(d, str) and _split(d)[0] not in CONDA_ONLY)
+    pairs = (_split(d) for d in deps if isinstance(d, str))
+    return {CONDA_TO_PYPI.get(n, n): spec for n, spec in pairs if n not in CONDA_ONLY}
 
 
 def test_ranges_not_bare_names() -> None:

@@ -70,7 +70,7 @@ rule study_notebook:
         "rm -f {params.partial} && "
         "{PAPERMILL} {params.notebook[path]} {params.partial} -k {KERNEL} --cwd {NOTEBOOKS} --log-output --no-progress-bar "
         "-p config_path $PWD/{input.config} -p results_path $PWD/{input.nc} -p figures_dir $PWD/{output.figs} "
-        "> {log} 2>&1 && mv {params.partial} {output.nb}"
+        "{params.notebook[flags]} > {log} 2>&1 && mv {params.partial} {output.nb}"
 
 
 ALL_TARGETS += [
