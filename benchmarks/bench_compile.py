@@ -1,4 +1,4 @@
-"""Cold compile time of every Numba kernel of the package (issue #20 item 3).
+"""Cold compile time of every Numba kernel of the package.
 
 Run: PYTHONPATH=. python benchmarks/bench_compile.py [--studies ftl ppb ...] [--config ...]
 
@@ -28,6 +28,9 @@ REPO = Path(__file__).resolve().parent.parent
 # (ppb), the SK-RM cost model (skrm), the MTPM power-token simulator (mtpm), the BNVM PCM
 # device (bnvm) and the LPMT DRAM table (lpmt)
 STUDIES = ("ftl", "ppb", "skrm", "mtpm", "bnvm", "lpmt")
+# CPU seconds, cold cache: every kernel of every study together, and one FTL policy's replay
+# kernel (what a researcher waits for after editing a policy)
+TARGET_ALL_S, TARGET_POLICY_S = 150.0, 30.0
 
 # runs in the child: time Numba's compile events around a tiny study run, print them as JSON
 CHILD = """
@@ -42,6 +45,9 @@ class Timer(event.Listener):
         if self.depth == 0:
             d = ev.data["dispatcher"]
             name = f"{d.py_func.__module__}:{d.py_func.__qualname__}"
+            variant = d.py_func.__globals__.get("__skftl_variant__")  # numba_cache.VARIANT_KEY
+            if variant:
+                name += f" [{variant[:24]}]"
             self.open = (name, time.perf_counter(), time.process_time())
         self.depth += 1
 
@@ -108,7 +114,10 @@ def main() -> None:
         print(f"  {module}: {w:.1f} s wall, {c:.1f} s CPU")
     total_w = sum(w for w, _ in per_module.values())
     total_c = sum(c for _, c in per_module.values())
-    print(f"total cold compile: {total_w:.1f} s wall, {total_c:.1f} s CPU (target <= 30 s)")
+    print(
+        f"total cold compile: {total_w:.1f} s wall, {total_c:.1f} s CPU "
+        f"(target: <= {TARGET_ALL_S:.0f} s; each policy's replay kernel <= {TARGET_POLICY_S:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -427,8 +427,8 @@ def read_block_table(p, record_offset, lp, tp, window_rule, bt_next, bt_flags, d
                      recorded):  # fmt: skip
     """The timed reads of a multi-page file's block-table chain from its first page
     ``p``; returns (cycles, pages, state, tally). Out of line: the kernel then inlines one
-    copy of the DRAM scheduler, not two (Numba's IR inlining copies and retypes a function
-    at every call site, most of a kernel variant's compile time); 10 % of the files in the
+    copy of the DRAM scheduler, not two (every inlined copy is optimised again by LLVM, and
+    the scheduler is most of a kernel variant's compile time); 10 % of the files in the
     paper's workloads are multi-page, so the call is rare."""
     lat, npages = 0, 0
     while True:

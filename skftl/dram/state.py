@@ -41,12 +41,13 @@ import numba
 import numpy as np
 
 from skftl.dram.prefetch import prefetch
+from skftl.inlining import inlined
 
-# Numba copies an ``inline`` function's IR into its caller (one copy per call site); an
-# ``out_of_line`` one is compiled apart, once. The kernels allocate nothing, so they run
+# LLVM inlines an ``inline`` function into every caller (skftl.inlining); an ``out_of_line``
+# one is called as a function. The kernels allocate nothing, so they run
 # without reference counting (``_nrt=False``): with it, every array passed to a helper in the
 # hot loop leaves an atomic incref/decref pair there, a multiple of the loop's own cost.
-inline = numba.njit(cache=True, inline="always")
+inline = inlined(_nrt=False)
 out_of_line = numba.njit(cache=True, _nrt=False)
 
 OP_READ, OP_WRITE, OP_DELETE, OP_DELETE_PAGE = range(4)

@@ -17,6 +17,8 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from skftl.inlining import inlined
+
 # --- scalar parameters: prm[P_*] -------------------------------------------------------
 P_NP = 0  # pages per block
 P_NCHIPS = 1
@@ -300,9 +302,9 @@ def allocate(
 # every call that passes the state tuple (and is not inlined by LLVM) increfs and decrefs
 # each of its arrays, which costs more than the FTL work itself.
 njit = numba.njit(cache=True, _nrt=False)
-# Helpers are inlined at Numba-IR level: a real call would copy the whole state tuple (a
-# struct of ~30 array descriptors) per page operation, which LLVM does not always avoid.
-inline = numba.njit(cache=True, _nrt=False, inline="always")
+# Helpers are inlined by LLVM into every caller (skftl.inlining): a real call would copy the
+# whole state tuple (a struct of ~30 array descriptors) per page operation.
+inline = inlined(_nrt=False)
 
 
 @njit

@@ -28,6 +28,7 @@ import numpy as np
 from numba.core.registry import CPUDispatcher
 
 from skftl.errors import ConfigError
+from skftl.inlining import Helper, inlined
 from skftl.nand import hooks, kernel
 from skftl.numba_cache import VARIANT_KEY, drop_stale_variants
 
@@ -162,5 +163,8 @@ def kernels(policy: Policy) -> types.SimpleNamespace:
             g = types.FunctionType(f.__code__, scope, f.__name__, f.__defaults__, f.__closure__)
             g.__qualname__, g.__module__, g.__doc__ = f.__qualname__, f.__module__, f.__doc__
             options = {k: v for k, v in obj.targetoptions.items() if k != "nopython"}
-            scope[name] = numba.njit(cache=True, **options)(g)
+            rebuild = (
+                inlined if isinstance(obj, Helper) else functools.partial(numba.njit, cache=True)
+            )
+            scope[name] = rebuild(**options)(g)
     return types.SimpleNamespace(**{n: scope[n] for n in names})

@@ -51,6 +51,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from skftl.inlining import inlined
+
 # counter indices
 CLEAN_ROUNDS = 0  # parallel_clean_writes (includes buffer flushes)
 DIRTY_ROUNDS = 1  # parallel_dirty_writes
@@ -110,7 +112,7 @@ WRITE = 1
 READ = 2
 
 
-@numba.njit(cache=True, inline="always")
+@inlined()
 def _chip(x, n_chips, mask):
     """``x % n_chips`` for non-negative ``x``; a bit mask when ``n_chips`` is a power of two
     (``mask`` >= 0), which is markedly faster than integer division in the hot loop."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skftl.inlining import inlined
 from skftl.power.state import (
     A_CP_LEN,
     A_CP_OFF,
@@ -26,7 +27,7 @@ from skftl.power.state import (
 )
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inlined(_nrt=False)
 def _stretch(k0, k1, cur, budget, bin_samples, series):
     """Samples ``k0 .. k1 - 1`` all carry the current ``cur``: raise the recorded bins'
     maxima; returns how many of the samples are above the budget."""
@@ -62,7 +63,7 @@ def _prepare_log(log, i0, i1, tables, table_start):
     return w
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inlined(_nrt=False)
 def _entry(i, i_end, log):
     """Prepared log entry ``i``: (first sample, first and end change point); first sample
     INF past the end."""

@@ -21,6 +21,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from skftl.inlining import inlined
 from skftl.numba_cache import drop_stale_cache
 from skftl.power import profiles
 from skftl.power.profiles import SAMPLE_NS
@@ -286,13 +287,11 @@ def allocate(
 
 # --- how kernel functions are compiled ---------------------------------------------------
 # The kernel allocates nothing, so it runs without Numba's reference counting. ``inline``:
-# Numba copies the function's IR into its caller: the hooks and the event handlers, whose
-# call sites lie on the event loop's path, where a call compiled apart costs the loop registers
-# (and passing the state tuple copies it) even when it is not taken. ``helper``: compiled
-# apart, once, and small enough that LLVM inlines it wherever it is called; Numba's inlining
-# copies a callee's IR at every call site and every nesting level, so a helper called from
-# many places costs the compile far less this way.
-inline = njit(cache=True, _nrt=False, inline="always")
+# LLVM inlines the function into every caller (skftl.inlining): the hooks and the event
+# handlers, whose call sites lie on the event loop's path, where a real call costs the loop
+# registers (and passing the state tuple copies it) even when it is not taken. ``helper``:
+# small enough that LLVM's own heuristics inline it wherever it is called.
+inline = inlined(_nrt=False)
 helper = njit(cache=True, _nrt=False)
 
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from skftl.inlining import inlined
+
 # one popcount and one nearest-first search order for the allocator and the cost model (inlined)
 from skftl.nand import policies_skftl
 from skftl.nand.policies_skftl import nearest, popcount
@@ -81,7 +83,7 @@ COUNTER_NAMES = (
 )
 
 njit = numba.njit(cache=True)
-inline = numba.njit(cache=True, inline="always")
+inline = inlined()
 
 
 @inline

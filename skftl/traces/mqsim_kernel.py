@@ -7,6 +7,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from skftl.inlining import inlined
+
 SECTOR = 512  # skftl.traces.requests.SECTOR (a kernel inlines only its own module's names)
 #: longest line: four int64 fields of up to 20 characters with their sign, a type digit, and
 #: the four separators and the newline
@@ -19,7 +21,7 @@ _PAIRS = np.frombuffer("".join(f"{i:02d}" for i in range(100)).encode(), dtype=n
 _POWERS = np.array([10**k for k in range(19)], dtype=np.int64)  # 1 .. 10**18
 
 
-@numba.njit(cache=True, inline="always")
+@inlined()
 def _put(buf: np.ndarray, at: int, value: int) -> int:
     """Write ``value`` in decimal at ``buf[at:]``; return the position after it. Two digits
     at a time (a division by 100 per pair)."""

@@ -17,6 +17,8 @@ import math
 import numba
 import numpy as np
 
+from skftl.inlining import inlined
+
 
 @numba.njit(cache=True)
 def _grouped(group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
@@ -36,7 +38,7 @@ def _grouped(group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
     return start, positions
 
 
-@numba.njit(cache=True, inline="always")
+@inlined()
 def _claim_head(
     start: np.ndarray,
     positions: np.ndarray,
@@ -157,7 +159,7 @@ def claim_in_groups(
 SIZE_CLASSES = 128  # power-of-two classes of sizes in sectors (< 2**64), writes 64 on
 
 
-@numba.njit(cache=True, inline="always")
+@inlined()
 def size_class(size: int, write: bool) -> int:
     """Power-of-two class of a size in 512 B sectors (at least 1): the exponent of the sectors
     rounded to float32 (as ``np.frexp`` of a float32 array gives it), writes 64 on."""
@@ -317,7 +319,7 @@ def lift_shared_pages(src: np.ndarray, pages: np.ndarray, order: np.ndarray) -> 
         last_src, last = src[k], value
 
 
-@numba.njit(cache=True, inline="always")
+@inlined()
 def _over(start: int, end: int, pages: int, page: int, alignment: int) -> int:
     """Start of a request that continues the run at [start, end) from another start page,
     sharing ``pages`` of its last pages (of ``page`` bytes; fewer when the run is shorter).
@@ -644,7 +646,7 @@ def claim_sources(
             )  # fmt: skip
 
 
-@numba.njit(cache=True, inline="always")
+@inlined()
 def _claim_flagged(
     start: np.ndarray,
     positions: np.ndarray,
@@ -698,7 +700,7 @@ def _block_starts(start: np.ndarray, positions: np.ndarray, span: int) -> np.nda
     return out
 
 
-@numba.njit(cache=True, inline="always")
+@inlined()
 def _first_above(positions: np.ndarray, lo: int, blocks: np.ndarray, g: int, t: int) -> int:
     """The first index of group ``g`` (from ``lo``) whose position is above ``t``: a
     bisection inside t's block (:func:`_block_starts`)."""

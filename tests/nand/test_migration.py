@@ -67,7 +67,7 @@ def test_read_that_makes_data_cold_moves_it_to_the_fast_vb():
     # into its fast VB; pages 1 and 2 are invalid copies now
     assert [int(S.l2p[x]) for x in range(8)] == [0, 8, 9, 3, 4, 5, 6, 7]
     assert int(S.vcount[0]) == 8 and int(S.next_page[0]) == 10
-    assert [int(core.is_valid(S, p)) for p in range(10)] == [1, 0, 0, 1, 1, 1, 1, 1, 1, 1]
+    assert [int(core.is_valid.py_func(S, p)) for p in range(10)] == [1, 0, 0, 1, 1, 1, 1, 1, 1, 1]
     assert pp.levels(S.pstate)[:8].tolist() == [0, 1, 1, 0, 0, 0, 0, 0]
 
     # counters: 8 host programs + 2 migration programs, no GC, no extra reads
