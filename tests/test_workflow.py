@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import os
 import re
 import shutil
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import time
 import zipfile
+from html import unescape
 from pathlib import Path
 
 import pandas as pd
@@ -173,6 +175,27 @@ def test_every_study_end_to_end_and_report(tiny_run: tuple[Path, Path]) -> None:
     for study in studies:
         assert f"   * - {study}\n" in landing, study
     assert "Predictions per verdict" in html and "data:image/png;base64" in html
+    # each figure carries its own caption (its study's figures.CAPTIONS and the verdicts of
+    # the claims it bears on), not the generic one: every figure the tiny run drew
+    assert (tmp_path / "results/report/figure_captions.rst").is_file()
+    for study in studies:
+        captions = study_module(study).figures.CAPTIONS
+        pngs = sorted((tmp_path / "figures" / study).glob("*.png"))
+        assert pngs, study
+        for png in pngs:
+            assert png.stem in captions, f"{study}: figure {png.stem!r} has no caption"
+            caption = _report_entry(html, f"figures/{study}/{png.name}")["caption"]
+            text = " ".join(unescape(re.sub(r"<[^>]+>", " ", caption)).split())
+            shows = " ".join(captions[png.stem].shows.split())
+            assert shows[:60] in text, (study, png.stem, text[:300])
+            assert "Claims:" in text and "no caption of its own" not in text, png
+
+
+def _report_entry(html: str, path: str) -> dict:
+    """The report's record of one result (name, labels, caption as HTML, ...): the JSON
+    object the report embeds under its path."""
+    start = html.index("{", html.index(f'"{path}":'))
+    return json.JSONDecoder().raw_decode(html, start)[0]
 
 
 def _snapshot(root: Path) -> dict[str, tuple[str, int]]:
@@ -218,6 +241,8 @@ _SCORECARD = {
     "results/logs/scorecard.log",
     "results/report/landing.rst",
     "results/logs/report_landing.log",
+    "results/report/figure_captions.rst",
+    "results/logs/figure_captions.log",
 }
 
 
@@ -268,6 +293,7 @@ def test_a_config_change_reruns_what_it_touches_and_nothing_writes_without_the_l
         "scorecard": 1,
         "claims_page": 1,
         "report_landing": 1,
+        "figure_captions": 1,
     }
     assert _planned(res.stdout) == planned, res.stdout
     assert "output: results/lpmt/lpmt.nc" in res.stdout

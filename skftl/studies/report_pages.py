@@ -1,8 +1,10 @@
 """Pages of Snakemake's report (``make report``): the landing page that opens on the verdicts
 (the scorecard's predictions per study, the robustness classes once ``make robustness`` ran,
-the scorecard figure) and each study's claims as an HTML table the report shows in place
-(the report only offers a CSV for download). Built from the scorecard's CSVs by
-``skftl report-page``; the workflow's ``report_landing`` and ``claims_page`` rules run it."""
+the scorecard figure), each study's claims as an HTML table the report shows in place
+(the report only offers a CSV for download), and the caption of every study figure (what it
+shows, from the study's ``figures.CAPTIONS``, and the verdicts of the claims it bears on, from
+the run's ``headline.csv``). Built by ``skftl report-page``; the workflow's ``report_landing``,
+``claims_page`` and ``figure_captions`` rules run it."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from skftl.io import write_text
-from skftl.studies.claims import BASES
+from skftl.studies.captions import Caption, bears_on
+from skftl.studies.claims import BASES, VERDICTS
+from skftl.studies.registry import study_module
 from skftl.studies.scorecard import LEGEND, VERDICT_COLORS, counts, not_results, with_unit
 
 #: the landing page's text before the tables (the report's own title is the workflow's)
@@ -23,7 +27,8 @@ skftl reproduces five storage papers (SK-FTL, LPMT, MTPM/KMTPM, PPB, BNVM-SSD) a
 software and scores every claim of each paper's evaluation. Only *predictions* count as
 results; the claims that are not (inputs echoed, by construction, calibrated, our inferences)
 are listed apart. Each study's category in the menu holds its claims, scored (one table per
-study), and its figures."""
+study), and its figures, each captioned with what it shows and the verdicts of the claims it
+bears on."""
 
 CLAIM_COLUMNS = ("claim", "where", "statement", "basis", "paper", "ours", "rule", "verdict",
                  "workload_kind", "reading", "note")  # fmt: skip
@@ -110,6 +115,89 @@ explains each miss beside its evidence. Bases: {bases}.</p>
 """
 
 
+#: the caption of a figure without its own (the template's last branch)
+GENERIC_CAPTION = """\
+A figure of this study (the category names it), drawn by the study's ``figures`` module
+(``skftl.studies.<study>.figures``) from its dataset; the study's notebook narrates it. It has
+no caption of its own (``CAPTIONS`` in that module)."""
+
+#: at most this many claim ids a caption names as not held
+MAX_NAMED = 8
+
+
+def _basis_label(basis: str) -> str:
+    return basis.replace("_", " ")
+
+
+def caption_rst(study: str, caption: Caption, headline: pd.DataFrame) -> str:
+    """One figure's caption (RST): what it shows, then the verdicts of the claims it bears
+    on in the run's ``headline`` (predictions per verdict, the claims that are not results
+    per basis, the predictions not held by id)."""
+    ids = bears_on(caption, headline["claim"])
+    keep = [f"``{p}``" for p in caption.claims if not p.startswith("!")]
+    drop = [f"``{p[1:]}``" for p in caption.claims if p.startswith("!")]
+    pats = ", ".join(keep) + (f" except {', '.join(drop)}" if drop else "")
+    parts = [caption.shows.strip(), ""]
+    if not caption.claims:
+        parts.append("**Claims:** none of the study's scored claims rests on this figure.")
+        return "\n".join(parts) + "\n"
+    rows = headline[headline["claim"].isin(ids)]
+    pred = rows[rows["basis"] == "prediction"]
+    rest = rows[rows["basis"] != "prediction"]
+    bits = []
+    if len(pred):
+        per = pred["verdict"].value_counts()
+        counts = ", ".join(f"{int(per[v])} {v}" for v in VERDICTS if v in per)
+        noun = "prediction" if len(pred) == 1 else "predictions"
+        bits.append(f"{len(pred)} {noun}: {counts}")
+    if len(rest):
+        per = rest["basis"].value_counts()
+        counts = ", ".join(f"{int(n)} {_basis_label(b)}" for b, n in per.items())
+        noun = "other claim" if len(rest) == 1 else "other claims"
+        bits.append(f"{len(rest)} {noun}, not results ({counts})")
+    if not bits:
+        bits.append("no claim of this run's headline (none matched)")
+    parts.append(f"**Claims:** bears on {'; '.join(bits)} ({pats}).")
+    missed = pred[pred["verdict"] != "held"]
+    if len(missed):
+        named = ", ".join(f"``{c}`` ({v})" for c, v in
+                          zip(missed["claim"][:MAX_NAMED], missed["verdict"][:MAX_NAMED],
+                              strict=True))  # fmt: skip
+        more = f" and {len(missed) - MAX_NAMED} more" if len(missed) > MAX_NAMED else ""
+        parts += ["", f"Predictions not held: {named}{more}."]
+    parts += ["", f"Every claim's row is in the study's claims table (``{study}`` / claims)."]
+    return "\n".join(parts) + "\n"
+
+
+def captions_template(headlines: dict[str, str | Path]) -> str:
+    """The caption of every study figure as one Jinja template for Snakemake's report: it
+    renders the caption of the figure named by ``snakemake.wildcards.study`` and
+    ``snakemake.wildcards.name`` (the report's wildcards of a figure of rule
+    ``study_notebook``; ``traces_notebook``'s has no ``study``), the generic caption for a
+    figure without its own. ``headlines``: study -> its ``headline.csv``."""
+    # the traces study's notebook rule has no study wildcard (its figures are the traces
+    # study's)
+    lines = [
+        '{%- set study = snakemake.wildcards.study | default("traces") -%}',
+        '{%- set key = study ~ "/" ~ snakemake.wildcards.name -%}',
+    ]
+    first = True
+    for study, path in headlines.items():
+        captions = getattr(study_module(study).figures, "CAPTIONS", {})
+        head = pd.read_csv(path, keep_default_na=False)
+        for name, caption in captions.items():
+            key = f"{study}/{name}"
+            if '"' in key:
+                raise ValueError(f"a figure name with a quote: {key!r}")
+            lines.append(f'{{%- {"if" if first else "elif"} key == "{key}" %}}{{% raw %}}')
+            lines.append(caption_rst(study, caption, head) + "{% endraw %}")
+            first = False
+    if first:  # no captions at all
+        return GENERIC_CAPTION + "\n"
+    lines += ["{%- else %}", GENERIC_CAPTION, "{% endif %}", ""]
+    return "\n".join(lines)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("report-page", help="a page of the workflow's report")
     sub = p.add_subparsers(dest="page", required=True)
@@ -122,12 +210,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     claims.add_argument("study")
     claims.add_argument("headline", help="results/<study>/headline.csv")
     claims.add_argument("--out", required=True)
+    caps = sub.add_parser("captions", help="every study figure's caption (a Jinja template)")
+    caps.add_argument("studies", nargs="+", help="study ids")
+    caps.add_argument("--results", required=True, help="the results folder (results/)")
+    caps.add_argument("--out", required=True)
     p.set_defaults(func=_cmd_page)
 
 
 def _cmd_page(args: argparse.Namespace) -> int:
     if args.page == "landing":
         write_text(landing_rst(args.scorecard, args.figure, args.robustness), args.out)
+    elif args.page == "captions":
+        heads = {s: Path(args.results) / s / "headline.csv" for s in args.studies}
+        write_text(captions_template(heads), args.out)
     else:
         write_text(claims_html(args.study, args.headline), args.out)
     return 0

@@ -53,7 +53,7 @@ rule study_notebook:
         figs=report(
             directory("figures/{study}"),
             patterns=["{name}.png"],
-            caption="../report/figures.rst",
+            caption=FIGURE_CAPTION,
             category="{study}",
             subcategory="figures",
             labels={"study": "{study}", "figure": "{name}"},
@@ -135,6 +135,35 @@ rule claims_page:
         "results/logs/claims_page_{study}.log",
     shell:
         "{SKFTL} report-page claims {wildcards.study} {input} --out {output} > {log} 2>&1"
+
+
+def _caption_sources():
+    # the text of every caption: each study's figures module (CAPTIONS) and the code that
+    # writes them; a param (params are rerun triggers), so an edit reruns this rule alone
+    files = [REPO / "skftl/studies" / s / "figures.py" for s in ["traces", *RUN_STUDIES]]
+    files += [REPO / "skftl/studies/captions.py", REPO / "skftl/studies/report_pages.py"]
+    return hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
+
+
+rule figure_captions:
+    # every study figure's caption in the report, one Jinja template the report renders
+    # with each figure's wildcards (study_notebook's caption once it exists)
+    input:
+        expand("results/{study}/headline.csv", study=["traces", *RUN_STUDIES]),
+    output:
+        FIGURE_CAPTIONS,
+    conda:
+        "../../envs/simulate.yaml"
+    log:
+        "results/logs/figure_captions.log",
+    params:
+        studies=" ".join(["traces", *RUN_STUDIES]),
+        sources=_caption_sources(),
+    shell:
+        "{SKFTL} report-page captions {params.studies} --results results --out {output} > {log} 2>&1"
+
+
+ALL_TARGETS += [FIGURE_CAPTIONS]
 
 
 def _robustness_summary():

@@ -56,7 +56,7 @@ rule traces_notebook:
         figs=report(
             directory("figures/traces"),
             patterns=["{name}.png"],
-            caption="../report/figures.rst",
+            caption=FIGURE_CAPTION,
             category="traces",
             subcategory="figures",
             labels={"study": "traces", "figure": "{name}"},

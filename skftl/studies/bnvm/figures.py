@@ -14,6 +14,7 @@ import pandas as pd
 import xarray as xr
 
 from skftl.studies.bnvm import claims as C
+from skftl.studies.captions import Caption
 
 COLORS = {"static": "#4c72b0", "dynamic": "#dd8452", "static_full": "#55a868", "block": "#8172b3"}
 NAMES = {"static": "static", "dynamic": "dynamic", "static_full": "static + full", "block": "block"}
@@ -422,3 +423,60 @@ def split_sides(ds: xr.Dataset) -> pd.DataFrame:
     out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("grouping")
     out["both sides (the split)"] = out.all(axis=1)
     return out
+
+
+_FIG2 = ("fig2.write_time", "fig2.parallel_writes", "fig2.clean_diff", "fig2.dirty_diff",
+         "fig2.count")  # fmt: skip
+
+#: figure file stem (as the notebook saves it) -> what it shows and the claims it bears on
+CAPTIONS: dict[str, Caption] = {
+    "fig2_static_vs_dynamic": Caption(
+        "The paper's Fig. 2: parallel clean, dirty and total writes of static and dynamic "
+        "page mapping, one panel per trace A-F (the panel title names the trace standing for "
+        "the paper's letter and gives each scheme's total write time).",
+        _FIG2,
+    ),
+    "fig2_dynamic_over_static": Caption(
+        "Fig. 2 as ratios: dynamic over static parallel clean, dirty and total writes and "
+        "write time per trace A-F, around a line at 1, so that differences of a percent can "
+        "be read.",
+        _FIG2,
+    ),
+    "fig2_split_experiment": Caption(
+        "Whether this model class can produce Fig. 2's split at all: dynamic over static "
+        "write time of a constructed workload against its share of updates, per grouping rule "
+        "(solid: round-robin idle-chip pick, dashed: lowest). An experiment beyond the "
+        "paper's traces: it bears on no scored claim.",
+    ),
+    "fig3_static_vs_static_full": Caption(
+        "The paper's Fig. 3: parallel clean, dirty and total writes of static mapping and "
+        "static mapping with a full-associative log, one panel per trace A-F (titles: each "
+        "scheme's total time, and the log's merges and refresh time).",
+        ("fig3.dirty_ratio", "fig3.clean_ratio"),
+    ),
+    "fig3b_time_breakdown": Caption(
+        "Total time per trace A-F of static, dynamic and static + full, split into write "
+        "time, merge copy time and refresh time (the paper's eq. 1), relative to static's.",
+        ("fig3.refresh_share", "sec5.log_slower", "sec5.winner_varies"),
+    ),
+    "wear": Caption(
+        "Beyond the paper: the most-written page of each scheme per trace and the lifetime it "
+        "implies at the cell's cycle limit. It bears on no scored claim.",
+    ),
+    "data_at_risk": Caption(
+        "Beyond the paper: against the buffer's flush timeout, static + full's longest "
+        "buffer residency, its time-averaged data at risk on power loss, and its total time "
+        "over the no-timeout run, per trace. It bears on no scored claim.",
+    ),
+    "refresh_sweep": Caption(
+        "Static's total time over static + full's against the refresh unit size and the "
+        "refresh latency, per trace (above 1: the log policy pays off, framed in red): where "
+        "the smaller, faster refresh the paper asks for would pay off.",
+        ("sec5.small_fast_refresh",),
+    ),
+    "log_size_sweep": Caption(
+        "Beyond the paper: static's total time over static + full's against the log size "
+        "per chip, at the device's refresh unit and latency (above 1: the log pays off). It "
+        "bears on no scored claim.",
+    ),
+}

@@ -12,6 +12,7 @@ import xarray as xr
 from skftl.power.profiles import ATOMIC_LABELS, ATOMICS, LEVEL_UNIT, Profiles
 from skftl.power.tokens import TokenModel
 from skftl.studies import scorecard
+from skftl.studies.captions import Caption
 from skftl.studies.mtpm import claims as C
 from skftl.studies.mtpm.simulate import SCHEME_LABELS
 
@@ -469,3 +470,80 @@ def paper_checks() -> pd.DataFrame:
          "KMTPM (sub-atomic) vs MTPM over KMTPM (sub-atomic) vs NPM"),
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=["quantity", "value", "remark"]).set_index("quantity")
+
+
+#: figure file stem (as the notebook saves it) -> what it shows and the claims it bears on
+CAPTIONS: dict[str, Caption] = {
+    "fig10_profiles": Caption(
+        "The current model the run uses (cf. the paper's Fig. 10): current over time of one "
+        "LSB program loop, a read and an erase (normalised to I_max, black) with the tokens "
+        "the atomic model (blue) and the sub-atomic model (red dashed) reserve for them. The "
+        "model is calibrated to the paper's profiles, an input of every throughput figure; "
+        "it bears on no scored claim itself.",
+    ),
+    "fig11_current": Caption(
+        "The paper's Fig. 11: total current over time (normalised to the power budget, red "
+        "line) of NPM, PPM and KMTPM (sub-atomic) on R50 over the first window of the run; "
+        "each panel's title gives the peak in the window and over the whole run, which the "
+        "claims score.",
+        ("fig11",),
+    ),
+    "fig12_tg": Caption(
+        "The paper's Fig. 12: KMTPM (sub-atomic) throughput against the token granularity TG, "
+        "normalised to MTPM at the first TG, one line per synthetic trace (R0-R100: the "
+        "share of reads).",
+        ("fig12",),
+    ),
+    "fig13_throughput_synthetic": Caption(
+        "The paper's Fig. 13: throughput of every scheme (NPM, PPM, DCC, MTPM, KMTPM atomic "
+        "and sub-atomic) on the synthetic traces R0-R100 and their average, normalised to "
+        "NPM (no power management).",
+        ("fig13",),
+    ),
+    "fig14_throughput_real": Caption(
+        "The paper's Fig. 14: throughput of every scheme on the real workloads (labels say "
+        "which trace stands for each; a label ending in (synthetic) is a preset standing in for an "
+        "unavailable trace) and their average, normalised to NPM.",
+        ("fig14",),
+    ),
+    "fig15_alpha": Caption(
+        "The paper's Fig. 15: against the power budget alpha, the average throughput of every "
+        "scheme over the synthetic traces (operations per second) and NPM's budget violations "
+        "per ms (symmetric-log axis, so that no violation shows as 0).",
+        ("fig15",),
+    ),
+    "fig16_program_latency": Caption(
+        "The paper's Fig. 16: mean program latency (from hand-over to the chip to "
+        "completion) per scheme and synthetic trace, with the average, normalised to MTPM.",
+        ("fig16",),
+    ),
+    "fig17_read_latency": Caption(
+        "The paper's Fig. 17: mean read latency (from hand-over to the chip to completion) "
+        "per scheme and synthetic trace, with the average, normalised to MTPM.",
+        ("fig17",),
+    ),
+    "fig18_wait": Caption(
+        "The paper's Fig. 18: cumulative wait for the key and tokens before each atomic "
+        "operation, token schemes only (MTPM, KMTPM atomic and sub-atomic), per synthetic "
+        "trace, normalised to MTPM.",
+        ("fig18",),
+    ),
+    "dcc_decision_latency": Caption(
+        "DCC's throughput over NPM's per synthetic trace against DCC's decision latency "
+        "(which the paper does not give), one panel per alpha of the sweep; the dotted line "
+        "is the latency calibrated to the paper's DCC overhead at alpha 8.",
+        ("fig15.overhead_alpha8.DCC", "fig13.dcc_low_with_reads"),
+    ),
+    "beyond_multichannel": Caption(
+        "Beyond the paper's experiments (its Sec. III-F2 discusses them): throughput over "
+        "NPM's of NPM, MTPM and KMTPM (sub-atomic) on 4 channels x 8 ways under three "
+        "arrangements (one ring, a ring per channel, tokens through the controller), one "
+        "panel per operation stream.",
+        ("sec3f2",),
+    ),
+    "beyond_sensitivity": Caption(
+        "Beyond the paper: throughput over NPM's of every scheme under current-profile "
+        "variants (valleys, pre-charge length, execution / verify split) that the paper does "
+        "not pin down, one panel per trace. It bears on no scored claim.",
+    ),
+}

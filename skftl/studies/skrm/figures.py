@@ -10,6 +10,7 @@ import xarray as xr
 
 from skftl.skrm import PAPER_SCHEMES, CostModel, Layout
 from skftl.skrm.model import OPS, OpCosts
+from skftl.studies.captions import Caption
 from skftl.studies.skrm.claims import (
     TABLE_I_SKRM_NS,
     TABLE_II_NS,
@@ -17,6 +18,7 @@ from skftl.studies.skrm.claims import (
     conservation_terms,
     trace_names,
 )
+from skftl.studies.skrm.simulate import SETUPS
 
 OP_TITLES = {
     "inject": "Fig. 9: inject latency",
@@ -408,3 +410,73 @@ def energy_figure(ds: xr.Dataset, costs: OpCosts, setup: str = "cold") -> plt.Fi
     ax.legend()
     fig.tight_layout()
     return fig
+
+
+#: the set-ups' claim-id suffixes (the cold set-up's claims carry none)
+_SETUP_SUFFIX = {"cold": "", "warm": ".warm", "multi-pass": ".multipass"}
+_SETUP_TEXT = {
+    "cold": "the cold set-up (each trace on a fresh device, its mapping table empty)",
+    "warm": "the warm set-up (part of the logical pages mapped before the trace, not counted)",
+    "multi-pass": "the multi-pass set-up (each trace replayed several times back to back on "
+    "one device, every pass counted)",
+}
+
+
+def _setup_claims(setup: str, *prefixes: str) -> tuple[str, ...]:
+    """The claim patterns of one set-up: the cold claims are the ids without a suffix."""
+    if setup == "cold":
+        return (*prefixes, "!*.warm", "!*.multipass")
+    return tuple(f"{p.rstrip('*')}*{_SETUP_SUFFIX[setup]}" for p in prefixes)
+
+
+def _captions() -> dict[str, Caption]:
+    out = {}
+    ops = {
+        9: ("inject", "Fig. 9", "skyrmion injections", ("fig9.inject",)),
+        10: ("remove", "Fig. 10", "skyrmion removals", ("fig10.remove",)),
+        11: ("detect", "Fig. 11", "skyrmion detections", ("fig11.detect",)),
+        12: ("shift", "Fig. 12", "racetrack shifts", ("fig12.shift", "sec5.shift.no_extra")),
+    }
+    for setup in SETUPS:
+        where = _SETUP_TEXT[setup]
+        for num, (op, fig, what, claims) in ops.items():
+            extra = ("fig12.shift.follows_interport", "sec5.shift.no_extra.vs_sec3a")
+            pats = _setup_claims(setup, *claims)
+            if op == "shift" and setup == "cold":
+                pats = (*extra, *pats)
+            out[f"fig{num:02d}_{op}_latency_{setup}"] = Caption(
+                f"The paper's {fig}: accumulated SK-RM latency of {what} per trace (log "
+                f"scale) for the naive FTL, PW FTL (Yang et al., DAC'20) and SK-FTL, under "
+                f"{where}.",
+                pats,
+            )
+        out[f"fig13_bit_difference_{setup}"] = Caption(
+            "The paper's Fig. 13: accumulated 1-bit difference (the change in popcount of "
+            "the racetrack entries the mapping updates write) per trace for the naive FTL, "
+            f"PW FTL and SK-FTL (log scale), under {where}.",
+            _setup_claims(setup, "fig13.bitdiff"),
+        )
+        out[f"fig14_nand_latency_{setup}"] = Caption(
+            "The paper's Fig. 14: mean NAND read (left) and write (right) response time per "
+            "trace for the naive FTL, PW FTL and SK-FTL (SK-FTL's allocator changes "
+            f"where pages go, and so garbage collection), under {where}.",
+            _setup_claims(setup, "fig14.nand*"),
+        )
+    out["sensitivity"] = Caption(
+        "Beyond the paper: one panel per swept parameter (entry width, entries per racetrack, "
+        "vertical reach, pages written before the trace, open blocks per class, first-write "
+        "rule), each scheme's accumulated inject + remove latency (shift latency for the "
+        "entry width) on one trace in the cold set-up; the last row shows what the open "
+        "blocks per class cost SK-FTL (1-bit difference per row rule, open blocks, GC copies, "
+        "NAND write time). It bears on no scored claim.",
+    )
+    out["energy"] = Caption(
+        "Beyond the paper: accumulated SK-RM energy per scheme over all traces, stacked by "
+        "operation (inject, remove, detect, shift), from the run's operation counts and "
+        "assumed per-operation energies (the paper gives none). It bears on no scored claim.",
+    )
+    return out
+
+
+#: figure file stem (as the notebook saves it) -> what it shows and the claims it bears on
+CAPTIONS: dict[str, Caption] = _captions()
