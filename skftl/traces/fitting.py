@@ -14,9 +14,11 @@ request with the same start page, at page level) still differs from what is draw
 copies and overlaps interact; so a **calibration** follows: a few fixed-point iterations,
 each drawing a seeded trace and scaling the reuse shares, the time slices' new-address
 weights and size factors, the overlaps' written shares and the mean sizes by target /
-measured, then one **bisection** that fits the footprint per request (the overlaps moved
-together, :func:`fit_footprint`; it converges on any trace whose footprint the overlaps can
-reach, and says by how much it missed on one they cannot). The result says it is calibrated
+measured, with one **bisection** that fits the footprint per request before and after it
+(the overlaps of both types scaled by one factor, then the shares of runs that go over their
+source's pages, :func:`fit_footprint`; it converges on any trace whose footprint those can
+reach, and says by how much it missed on one they cannot), and the mean sizes once more
+after it. The result says it is calibrated
 (``notes``), and its ``targets`` are the measured profile's scalars.
 
 Arrival burstiness is fitted in closed form: the measured gap quantiles with their tail fitted
@@ -353,9 +355,14 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         reuse_single_run_share=_share_or_none(
             p.get("copy_single_run_share", p.get("reuse_single_run_share"))
         ),
+        reuse_single_run_shares=_per_type_shares(
+            p, "copy_{}_single_run_share", "copy_single_run_share"
+        ),
         single_run_share=_share_or_none(p.get("single_run_share")),
         copy_run_requests=_at_least_one(p.get("copy_run_requests")),
         copy_run_old_share=_share_or_none(p.get("copy_run_old_share")),
+        copy_run_old_shares=_per_type_shares(p, "copy_{}_run_old_share", "copy_run_old_share"),
+        overlap_run_old_shares=_overlap_run_old_shares(p),
         **_overlap(p),
         phase_read_fractions=tuple(p.get("phase_read_fractions") or ()),
         phase_read_size_factors=_phase(p, "read"),
@@ -467,6 +474,33 @@ def _carry(repeats: float, share: float) -> float:
     return share / (share - repeats) if share > repeats else 1.0
 
 
+def _overlap_run_old_shares(p: Mapping[str, Any]) -> tuple[float, ...]:
+    """(read, write): the share of the overlapping heads whose run goes on that go over
+    their source's pages, so that the continuations of the runs at a new address touch as
+    many pages touched before as the trace's did. The generator picks the overlapping heads
+    among all the type's heads at a new address, whatever their run's length, so of the
+    continuations of those runs a share ``touch_{kind}_share`` belongs to overlapping heads;
+    the measured share of them that are old (``new_{kind}_run_old_share``) over that gives
+    the share to go over (at most 1). () when the profile does not say."""
+    out = []
+    for kind in ("read", "write"):
+        old = _share_or_none(p.get(f"new_{kind}_run_old_share"))
+        touch = _share_or_none(p.get(f"touch_{kind}_share"))
+        out.append(min(old / touch, 1.0) if old is not None and touch else 0.0)
+    return tuple(out) if any(f"new_{k}_run_old_share" in p for k in ("read", "write")) else ()
+
+
+def _per_type_shares(p: Mapping[str, Any], key: str, pooled: str) -> tuple[float, ...]:
+    """(read, write) of the profile's ``key`` per type; a type without its own (no such
+    runs, or a profile that does not have it) takes the pooled share, else 1; () when the
+    profile has neither type's."""
+    own = [_share_or_none(p.get(key.format(kind))) for kind in ("read", "write")]
+    if all(x is None for x in own):
+        return ()
+    rest = _share_or_none(p.get(pooled))
+    return tuple(x if x is not None else (1.0 if rest is None else rest) for x in own)
+
+
 def _at_least_one(x: Any) -> float | None:
     return float(x) if x is not None and np.isfinite(float(x)) and float(x) >= 1 else None
 
@@ -524,14 +558,28 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
         # reads over written data, on the page share they are there for
         step = _ratio(p["read_hit_written_share"], got["read_hit_written_share"])
         changes["overlap_read_fraction"] = float(np.clip(spec.overlap_read_fraction * step, 0, 1))
-    elif spec.overlap_written_shares:  # which runs the overlapping heads continue, on the
-        # page shares of written data that reads and writes hit
+    rewrite_step = _ratio(_num(p["rewrite_share"], 0.0), _num(got["rewrite_share"], 0.0))
+    if spec.copy_run_old_shares:
+        # the write runs that reuse an address and go over their source's pages rewrite
+        # them too: they share the rewrite share's step with the overlaps' written share
+        # (each half of it, in log terms, so the two together take the whole step)
+        rewrite_step = rewrite_step**0.5
+        read_old, write_old = spec.copy_run_old_shares
+        changes["copy_run_old_shares"] = (
+            read_old,
+            float(np.clip(write_old * rewrite_step, 0.0, 1.0)),
+        )
+    if spec.overlap_written_shares and not (
+        spec.overlap_read_fraction > 0 and not spec.overlap_page_counts
+    ):  # which runs the overlapping heads continue, on the page shares of written data
+        # that reads and writes hit
+        read_step = _ratio(
+            _num(p["read_hit_written_share"], 0.0), _num(got["read_hit_written_share"], 0.0)
+        )
         changes["overlap_written_shares"] = tuple(
-            float(np.clip(share * _ratio(_num(p[key], 0.0), _num(got[key], 0.0)), 0.0, 1.0))
-            for share, key in zip(
-                spec.overlap_written_shares,
-                ("read_hit_written_share", "rewrite_share"),
-                strict=True,
+            float(np.clip(share * step, 0.0, 1.0))
+            for share, step in zip(
+                spec.overlap_written_shares, (read_step, rewrite_step), strict=True
             )
         )
     # the sizes at new addresses are re-tilted so each type's mean size holds. The address
@@ -556,25 +604,57 @@ FOOTPRINT_TOLERANCE = 0.02  # the footprint fit stops within this relative dista
 FOOTPRINT_STEPS = 7  # at most this many draws
 
 
-OVERLAP_REACH = 2.0  # the footprint fit's parameter runs over [-1, OVERLAP_REACH]
+OVERLAP_REACH = 2.0  # the footprint fit's parameter runs over [-OVERLAP_REACH, OVERLAP_REACH]
 
 
 def _with_overlap(spec: SyntheticSpec, x: float) -> SyntheticSpec:
-    """``spec`` with its overlaps moved by ``x`` in [-1, OVERLAP_REACH]: both types' overlap
-    shares towards 0 (x < 0: more new pages) or towards 1 (0 < x <= 1: more run heads share
-    pages with earlier runs); beyond 1 every run head at a new address overlaps and a share
-    x - 1 of those that would start on another's page keep their overlap (fewer new pages
-    still, at the price of more reuses of a start page)."""
+    """``spec`` with the sharing of earlier pages moved by ``x`` in [-OVERLAP_REACH,
+    OVERLAP_REACH], in two stages. First (|x| <= 1) both types' overlap shares scaled by one
+    factor, towards 0 (x < 0: the factor 1 + x, more new pages) or up (0 < x <= 1: the factor
+    max_share ** -x, the larger share reaching 1 at x = 1; more run heads share pages with
+    earlier runs). One factor for both keeps the types' measured proportion: a type whose
+    heads rarely overlap (the writes of an app trace) keeps few overlaps, and so its
+    rewrites, while the footprint moves. Where neither type overlaps, both move towards 1 by
+    x. Then (|x| > 1: the overlaps at 0 or at their most) the shares of the runs that go
+    over their source's pages rather than past them (the copies' and the overlaps'), towards
+    0 (x < -1) or 1 (x > 1) by |x| - 1. Distinct pages fall as x rises."""
+    top = max(spec.overlap_read_fraction, spec.overlap_write_fraction)
+    inner = float(np.clip(x, -1.0, 1.0))
+    outer = float(np.clip(abs(x) - 1.0, 0.0, 1.0))
 
     def move(share: float) -> float:
-        return share + min(x, 1.0) * (1.0 - share) if x >= 0 else share * (1.0 + x)
+        if inner < 0:
+            return share * (1.0 + inner)
+        if top <= 0:
+            return share + inner * (1.0 - share)
+        return min(share * top**-inner, 1.0)
 
-    clash = float(np.clip(x - 1.0, 0.0, 1.0))
+    def over(share: float) -> float:
+        return share * (1.0 - outer) if x < 0 else share + outer * (1.0 - share)
+
+    fractions = (spec.overlap_read_fraction, spec.overlap_write_fraction)
+    moved = tuple(move(f) for f in fractions)
+    changes: dict[str, Any] = {}
+    if spec.overlap_written_shares:
+        # the heads over written data stay as many (the calibration fitted them to the page
+        # shares of written data that reads and writes hit): the overlaps moved are over data
+        # only read, so the footprint moves without the rewrites
+        changes["overlap_written_shares"] = tuple(
+            float(np.clip(w * f / g, 0.0, 1.0)) if g > 0 else w
+            for w, f, g in zip(spec.overlap_written_shares, fractions, moved, strict=True)
+        )
+    if outer > 0:
+        changes["copy_run_old_shares"] = tuple(
+            over(f) for f in spec.copy_run_old_shares or (spec.copy_run_old_share or 1.0,) * 2
+        )
+        changes["overlap_run_old_shares"] = tuple(
+            over(f) for f in spec.overlap_run_old_shares or (0.0, 0.0)
+        )
     return dataclasses.replace(
         spec,
-        overlap_read_fraction=move(spec.overlap_read_fraction),
-        overlap_write_fraction=move(spec.overlap_write_fraction),
-        overlap_clash_shares=(clash, clash) if clash > 0 else (),
+        overlap_read_fraction=moved[0],
+        overlap_write_fraction=moved[1],
+        **changes,
     )
 
 
@@ -590,8 +670,8 @@ def fit_footprint(
 ) -> tuple[SyntheticSpec, str]:
     """The spec whose draws of ``m`` requests touch as many distinct pages per request as
     the profiled trace does (:func:`_footprint_target`), and how it was reached. One
-    parameter, the overlaps of both types moved together (:func:`_with_overlap`), found by
-    bisection inside [-1, OVERLAP_REACH]: fewer distinct pages as it rises, so the bracket
+    parameter, the sharing of earlier pages (:func:`_with_overlap`), found by bisection
+    inside [-OVERLAP_REACH, OVERLAP_REACH]: fewer distinct pages as it rises, so the bracket
     holds the answer whenever one is in reach (bisection converges on any such trace), and
     the search ends at a bound when none is (the overlaps cannot make that footprint)."""
     page = int(p.get("page_size", 4096))
@@ -603,7 +683,7 @@ def fit_footprint(
         pages = footprint_pages(generate(_with_overlap(spec, x), m, seed), page)
         return float(np.log(max(pages, 1) / target))
 
-    x, e, steps = _bisect_decreasing(error, -1.0, OVERLAP_REACH)
+    x, e, steps = _bisect_decreasing(error, -OVERLAP_REACH, OVERLAP_REACH)
     how = f"overlaps moved by {x:+.3f}, {100 * np.expm1(e):+.1f} % after {steps} draw(s)"
     return _with_overlap(spec, x), how
 
@@ -664,12 +744,26 @@ def spec_like(
     spec = _initial_spec(profile, n, name or f"like_{label}")
     m = min(int(profile["n_requests"]), CALIBRATION_REQUESTS)
     page = int(profile.get("page_size", 4096))
+    if calibrate:  # the overlaps first: the calibration then fits the page shares of
+        # written data with the overlaps the footprint needs (the fit after it corrects
+        # what the calibration moved)
+        spec, _ = fit_footprint(spec, profile, m, seed)
     for _ in range(calibrate):
         spec = _calibration_step(spec, profile, locality.profile(generate(spec, m, seed), page))
     if calibrate:  # the last step's other changes move the mean sizes: correct them last
         got = locality.profile(generate(spec, m, seed), page)
         spec = dataclasses.replace(spec, **_size_changes(spec, profile, got))
         spec, footprint = fit_footprint(spec, profile, m, seed)
+        # the fit moves which copies and runs share their source's pages, and copies are
+        # cut to their source's run: the mean sizes once more (two means, no page pass)
+        drawn = generate(spec, m, seed)
+        got = {
+            f"mean_{kind}_size_kb": float(drawn.size_bytes[mine].mean() / 1024)
+            if mine.any()
+            else float("nan")
+            for kind, mine in (("read", ~drawn.is_write), ("write", drawn.is_write))
+        }
+        spec = dataclasses.replace(spec, **_size_changes(spec, profile, got))
     note = (
         f"calibrated: {calibrate} fixed-point iteration(s) of the locality parameters and "
         f"one of the mean sizes, then the footprint ({footprint}), on a draw of {m} requests "

@@ -302,8 +302,10 @@ def _touch(
     (``new_head``), per type: the share whose requests touch such pages (``old`` per
     request), and of those the share that touch a written one (``touches``); over both types,
     the pages of those runs touched before (a histogram). Of the runs headed by a reuse
-    (``copied``) that go on sequentially: the share of the pages of their continuations
-    touched before (a run that reads a file again, against one that appends to it)."""
+    (``copied``; and per type) that go on sequentially, of the runs at a new start page
+    that touch such pages and go on, and of all the runs of a type at a new start page: the
+    share of the pages of their continuations touched before (a run that reads a file
+    again, against one that appends to it)."""
     nan = float("nan")
     head = run_heads(w, seq)
     n = len(w)
@@ -319,9 +321,17 @@ def _touch(
     out["touch_pages"], out["touch_page_probs"] = _size_histogram(
         np.rint(run_old[touching]).astype(np.int64)
     )
-    follows = seq & copied[head]
-    total = float(pages[follows].sum())
-    out["copy_run_old_share"] = float(old[follows].sum() / total) if total > 0 else nan
+    for key, headed in (
+        ("copy_run_old_share", copied),
+        ("copy_read_run_old_share", copied & ~w),
+        ("copy_write_run_old_share", copied & w),
+        ("touch_run_old_share", touching),
+        ("new_read_run_old_share", new_head & ~w),
+        ("new_write_run_old_share", new_head & w),
+    ):
+        follows = seq & headed[head]
+        total = float(pages[follows].sum())
+        out[key] = float(old[follows].sum() / total) if total > 0 else nan
     length = np.bincount(head, minlength=n)
     long_copies = copied & (length > 1)
     out["copy_run_requests"] = float(length[long_copies].mean()) if long_copies.any() else nan
@@ -501,6 +511,12 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         # the same three of the reuses that are not immediate repeats (the generator makes
         # repeats apart from them)
         "copy_single_run_share": float(single[copied].mean()) if len(source) else nan,
+        **{
+            f"copy_{kind}_single_run_share": float(single[copied & typed].mean())
+            if (copied & typed).any()
+            else nan
+            for kind, typed in (("read", ~w), ("write", w))
+        },
         "reuse_source_single_share": float(single[source].mean()) if len(source) else nan,
         "reuse_same_size_share": float(
             np.mean(requests.size_bytes[source] == requests.size_bytes[copied])

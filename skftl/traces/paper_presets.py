@@ -190,16 +190,23 @@ def _with_table3(profile: dict, name: str, row: tuple[float, float, float, float
 _REUSE_MECHANICS = (
     "reuse_source_single_share",
     "copy_single_run_share",
+    "copy_read_single_run_share",
+    "copy_write_single_run_share",
     "reuse_single_run_share",
     "reuse_same_size_share",
     "copy_run_requests",
     "copy_run_old_share",
+    "copy_read_run_old_share",
+    "copy_write_run_old_share",
     # runs over pages touched before from another start page: the excerpt's, of its few
     # dozen reuses, cannot say how the full trace's reuses lie
     "touch_read_share",
     "touch_write_share",
     "touch_read_written_share",
     "touch_write_written_share",
+    "touch_run_old_share",
+    "new_read_run_old_share",
+    "new_write_run_old_share",
     "footprint_read_pages",
 )
 _EMPTIED = ("touch_pages", "touch_page_probs", "touch_distance_levels", "touch_distance_quantiles")

@@ -207,14 +207,22 @@ def overlap_sources(
     page: int,
     by_class: np.ndarray,
     by_type: np.ndarray,
+    taken: np.ndarray,
+    max_steps: int,
     out: np.ndarray,
 ) -> None:
     """The run each overlapping head continues (a trace position into ``out``, -1: none):
     among the ``runs`` at a new address of the head's drawn type (a write where its uniform
     draw ``u`` is below ``written`` of its own type) and of the size class of ``pages`` + 1
     pages, the one nearest its drawn ``distance`` back, before the head; where that class
-    has none, any run of the type. Runs may be continued by several heads. ``by_class`` and
-    ``by_type`` (int64) are work space of one element per run."""
+    has none free, any run of the type. Each run is continued by one head of each type at
+    most (a write appended to it, a read of part of it; the nearest free one, stepping back
+    at most ``max_steps`` runs; ``taken``: uint8 per request, in place;
+    :func:`_claim_room`): heads piled on one run would each share one more of its
+    pages than the one before (:func:`lift_shared_pages`), far more than the trace's heads
+    share, and those past its pages would start on others' start pages (reuses at short
+    distance, not overlaps: reuse concentrated on few pages). ``by_class`` and ``by_type``
+    (int64) are work space of one element per run."""
     count = np.zeros(SIZE_CLASSES + 1, dtype=np.int64)
     count2 = np.zeros(3, dtype=np.int64)
     for i in range(len(runs)):
@@ -233,17 +241,60 @@ def overlap_sources(
         fill2[t] += 1
     blocks = _block_starts(start, by_class, len(is_write))
     blocks2 = _block_starts(start2, by_type, len(is_write))
-    none = np.zeros(0, dtype=np.bool_)
     for h in range(len(heads)):
         over_w = u[h] < written[1 if is_write[heads[h]] else 0]
+        mine = 2 if is_write[heads[h]] else 1
         g = size_class((pages[h] + 1) * page, over_w)
         t = heads[h] - distance[h]
-        if start[g + 1] == start[g]:
-            out[h] = _claim_head(
-                start2, by_type, blocks2, 1 if over_w else 0, t, heads[h], True, False, none, 0
-            )
-        else:
-            out[h] = _claim_head(start, by_class, blocks, g, t, heads[h], True, False, none, 0)
+        out[h] = -1
+        if start[g + 1] > start[g]:
+            out[h] = _claim_room(
+                start, by_class, blocks, g, t, heads[h], pages[h], run_bytes, page, taken,
+                mine, max_steps,
+            )  # fmt: skip
+        if out[h] < 0:
+            out[h] = _claim_room(
+                start2, by_type, blocks2, 1 if over_w else 0, t, heads[h], pages[h], run_bytes,
+                page, taken, mine, max_steps,
+            )  # fmt: skip
+
+
+@inlined()
+def _claim_room(
+    start: np.ndarray,
+    positions: np.ndarray,
+    blocks: np.ndarray,
+    g: int,
+    t: int,
+    head_pos: int,
+    pages: int,
+    run_bytes: np.ndarray,
+    page: int,
+    taken: np.ndarray,
+    mine: int,
+    max_steps: int,
+) -> int:
+    """The run of group ``g`` nearest ``t`` (before ``head_pos``) that no other head of this
+    one's type continues (``taken``: per request, bit ``mine`` of the head's type set, in
+    place) and that can share ``pages`` of its pages from another start page (it has two
+    pages at least), stepping back at most ``max_steps`` runs; -1: none."""
+    lo, hi = start[g], start[g + 1]
+    a = _first_above(positions, lo, blocks, g, t)
+    k = a - 1
+    if a < hi:
+        above = positions[a]
+        closer = k < lo or above - t < t - positions[k]
+        if above < head_pos and closer:
+            k = a
+    steps = 0
+    while k >= lo and steps <= max_steps:
+        r = positions[k]
+        if pages >= 1 and not (taken[r] & mine) and run_bytes[r] > page:
+            taken[r] |= mine
+            return r
+        k -= 1
+        steps += 1
+    return -1
 
 
 @numba.njit(cache=True)
@@ -613,10 +664,25 @@ def claim_sources(
         p = pos[want[h]]
         head_class[h] = size_class(sizes[p], choice[want[h]] == 2)
         kind[h] = 0 if single[p] else (1 if over[h] else 2)
+    run_class = classes[:0]
+    if np.any(kind == 1):  # a run that goes over another is of its length class, not its
+        # head's size class: it then ends about where its source's run did, inside the
+        # pages that run touched (else its last requests go on past them, onto new pages)
+        run_bytes = np.zeros(n, dtype=np.int64)
+        run_class = np.empty(n, dtype=np.int16)
+        for r in range(n):
+            run_bytes[run_head[r]] += sizes[r]
+        for r in range(n):
+            run_class[r] = size_class(run_bytes[r], is_write[r]) if run_bytes[r] else 0
+        for h in range(m):
+            if kind[h] == 1:
+                p = pos[want[h]]
+                head_class[h] = size_class(run_bytes[p], choice[want[h]] == 2)
     out[:] = -1
     for which in range(3):
         if not np.any(kind == which):
             continue
+        key = run_class if which == 1 else classes
         count = np.zeros(SIZE_CLASSES + 1, dtype=np.int64)
         for r in range(n):  # by size class
             if which == 0 or (  # the requests this pass may copy
@@ -624,7 +690,7 @@ def claim_sources(
                 if which == 1
                 else ((flags[r] & tail) != 0 and (flags[run_head[r]] & fresh_run) != 0)
             ):
-                count[classes[r] + 1] += 1
+                count[key[r] + 1] += 1
         start = np.cumsum(count)
         fill = start[:-1].copy()
         for r in range(n):
@@ -633,8 +699,8 @@ def claim_sources(
                 if which == 1
                 else ((flags[r] & tail) != 0 and (flags[run_head[r]] & fresh_run) != 0)
             ):
-                positions[fill[classes[r]]] = r
-                fill[classes[r]] += 1
+                positions[fill[key[r]]] = r
+                fill[key[r]] += 1
         blocks = _block_starts(start, positions, n)
         for h in range(m):
             if kind[h] != which:

@@ -201,6 +201,10 @@ class SyntheticSpec:
     # Share of the reusing requests that start a run of one request (None: no preference;
     # a reused address is then as often continued sequentially as a new one).
     reuse_single_run_share: float | None = None
+    # The same per type of the reusing head (read, write; empty: ``reuse_single_run_share``
+    # for both): in block traces a file is read again whole as often as it was read, while
+    # a block rewritten is mostly rewritten alone.
+    reuse_single_run_shares: tuple[float, ...] = ()
     # Share of a type's run heads that are runs of one (None: the sequential requests at
     # random positions, so runs are short and few heads stand alone). Block traces mix many
     # isolated requests with a few long sequential runs (files read or written whole).
@@ -213,6 +217,10 @@ class SyntheticSpec:
     # read or written again from where it began); the others append: they copy the last
     # request of a run at a new address and go on past its end (None: all go over).
     copy_run_old_share: float | None = None
+    # The same per type of the reusing run (read, write; empty: ``copy_run_old_share`` for
+    # both): a file read again goes over what was read, while a file written again in block
+    # traces mostly appends (a log, a database's next pages).
+    copy_run_old_shares: tuple[float, ...] = ()
     # This share of the read (write) run heads at a new address is placed over part of an
     # earlier request (a drawn reuse distance back) from another start page, with sizes
     # from ``overlap_read_sizes`` (None: the type's sizes): a read of part of a file read or
@@ -236,8 +244,15 @@ class SyntheticSpec:
     # Per type (read heads, write heads; empty: 0, 0): the share of the overlapping heads that
     # keep their overlap when it would start on the same page as another head's continuation
     # of the same run (they then count as a reuse of that page; the others take a new
-    # address). A fit reaching for a footprint the overlaps alone cannot make raises it.
+    # address). The fit (skftl.traces.fitting) leaves it empty: a head finds a run of its own
+    # (see overlap_sources), so none clashes.
     overlap_clash_shares: tuple[float, ...] = ()
+    # Per type (read heads, write heads; empty: none), the share of the overlapping heads
+    # whose run goes on that go over their source's pages (the head shares as many of the
+    # source run's last pages as its own run has, so its run lies inside what the source
+    # touched: a file read again from part way); the others share the drawn pages and go
+    # on past the source's end.
+    overlap_run_old_shares: tuple[float, ...] = ()
     # A reusing request copies an earlier request of its own power-of-two size class (the
     # same block range again: small metadata rewritten, a file read again whole), and this
     # share of them take its exact size too (the others keep a size from the reuse size
@@ -378,7 +393,13 @@ class SyntheticSpec:
         if w and (min(w) < 0 or not np.isfinite(w).all() or sum(w) <= 0):
             raise ConfigError(f"{self.name}: new_address_weights must be >= 0, sum > 0, got {w}")
         pc, pp = self.overlap_page_counts, self.overlap_page_probs
-        for name in ("overlap_written_shares", "overlap_clash_shares"):
+        for name in (
+            "overlap_written_shares",
+            "overlap_clash_shares",
+            "copy_run_old_shares",
+            "overlap_run_old_shares",
+            "reuse_single_run_shares",
+        ):
             x = getattr(self, name)
             if x and (len(x) != 2 or min(x) < 0 or max(x) > 1):
                 raise ConfigError(f"{self.name}: {name} must be two shares, got {x}")
@@ -657,13 +678,19 @@ def _chain_offsets(
 def _reuse_distances(
     spec: SyntheticSpec,
     rng: np.random.Generator,
-    m: int,
+    below: np.ndarray,
     overlap: bool = False,
     scratch: np.ndarray | None = None,
 ) -> np.ndarray:
-    """m reuse distances (requests, >= 1) from the spec's log-linear inverse CDF (``overlap``:
-    the overlap distances' table, where the spec has one), in ``scratch`` when given (see
-    :func:`_uniform`)."""
+    """A reuse distance (requests, >= 1) for each run head at the trace positions ``below``,
+    from the spec's log-linear inverse CDF (``overlap``: the overlap distances' table, where
+    the spec has one), drawn below the head's position: its level a uniform draw (in
+    ``scratch`` when given, see :func:`_uniform`) times the table's level at that position.
+    A trace measures only the reuses that fall inside it, so the reuses of a head at
+    position p are distributed as the table cut at p; the table's reach past a trace's start
+    (a fit's detruncated tail) says how far back heads look when the trace is longer. A draw
+    past the start would leave the head without a source, and the heads that would take its
+    place run out where the shares are high (early in a trace, most draws reach past it)."""
     levels, quantiles = spec.reuse_distance_levels, spec.reuse_distance_quantiles
     if overlap and spec.overlap_distance_levels:
         levels, quantiles = spec.overlap_distance_levels, spec.overlap_distance_quantiles
@@ -671,7 +698,8 @@ def _reuse_distances(
 
     levels = np.asarray(levels or (0.0, 1.0), dtype=np.float64)
     log_q = np.log(quantiles or (1.0, 1000.0))
-    d = _uniform(rng, m, scratch)
+    d = _uniform(rng, len(below), scratch)
+    d *= np.interp(np.log(np.maximum(below, 1)), log_q, levels)
     interp_into(d, levels, log_q)  # np.interp's values
     np.exp(d, out=d)
     return round_at_least_one(d)
@@ -736,13 +764,13 @@ def _single_run_factor(
                 factor[multi] = weight / weight.mean()
     scaled = np.zeros(2, dtype=np.bool_)
     single_factor, other_factor = np.ones(2), np.ones(2)
-    x = spec.reuse_single_run_share
-    if x is None:
+    shares = spec.reuse_single_run_shares or (spec.reuse_single_run_share,) * 2
+    if all(x is None for x in shares):
         return factor, scaled, single_factor, other_factor
     totals, singles = head_counts(heads, is_write, length)
     for t in (0, 1):
-        total, n_single = int(totals[t]), int(singles[t])
-        if 0 < n_single < total:
+        total, n_single, x = int(totals[t]), int(singles[t]), shares[t]
+        if x is not None and 0 < n_single < total:
             scaled[t] = True
             single_factor[t] = x * total / n_single
             other_factor[t] = (1.0 - x) * total / (total - n_single)
@@ -847,6 +875,8 @@ def _sources(
     want = np.flatnonzero(choice > 0)
     sized = _uniform(rng, len(want), scratch) < spec.copy_size_share
     old = 1.0 if spec.copy_run_old_share is None else spec.copy_run_old_share
+    if spec.copy_run_old_shares:  # per the copy's type
+        old = np.asarray(spec.copy_run_old_shares)[is_write[pos[want]].astype(np.int64)]
     over = _uniform(rng, len(want), scratch) < old
     n = len(is_write)
     source = np.empty(len(want), dtype=np.int64)
@@ -904,7 +934,7 @@ def _located_offsets(
     # the draws until then (the distances until the sources are found)
     run_bytes = np.empty(n, dtype=np.int64)
     into = np.empty(n, dtype=np.int64)
-    distance = _reuse_distances(spec, rng, len(pos), scratch=run_bytes)
+    distance = _reuse_distances(spec, rng, pos, scratch=run_bytes)
     choice = _reuse_choice(spec, rng, pos, is_write, single, n, distance, length, into)
     del length
     marks = np.zeros(n, dtype=np.uint8)  # bit 1: a reusing head; bit 2: an overlapping one
@@ -1068,7 +1098,7 @@ def _overlaps(
     m = len(heads)
     written = np.asarray(spec.overlap_written_shares or (1.0, 1.0), dtype=np.float64)
     u = rng.random(m)  # a write's run continued where below the head's type's written share
-    distance = _reuse_distances(spec, rng, m, overlap=True)
+    distance = _reuse_distances(spec, rng, heads, overlap=True)
     if spec.overlap_page_counts:
         p = np.cumsum(spec.overlap_page_probs)
         counts = np.asarray(spec.overlap_page_counts, dtype=np.int64)
@@ -1078,13 +1108,19 @@ def _overlaps(
     else:
         most = np.maximum(-(-sizes[heads] // OVERLAP_PAGE), 1)
         pages = 1 + (rng.random(m) * most).astype(np.int64)
+    if spec.overlap_run_old_shares:
+        # a head whose run goes over its source shares all its run's pages with it (a
+        # source of that many pages and one more is then sought)
+        old = np.asarray(spec.overlap_run_old_shares)[is_write[heads].astype(np.int64)]
+        over = (rng.random(m) < old) & (run_bytes[heads] > sizes[heads])
+        pages[over] = np.maximum(pages[over], -(-run_bytes[heads[over]] // OVERLAP_PAGE))
     # a run about as long as the pages shared and one more (the same power-of-two class),
-    # else (none of that class before the head) any run of the type. Several heads may
-    # continue one run, each sharing another number of its pages, so that they start on
-    # different pages (the same start page would be a reuse)
+    # else (none of that class free before the head) any run of the type; one head of each
+    # type per run (overlap_sources)
     src = np.empty(m, dtype=np.int64)
     overlap_sources(runs, run_bytes, is_write, pages, u, written, distance, heads, OVERLAP_PAGE,
-                    work[: len(runs)], work2[: len(runs)], src)  # fmt: skip
+                    work[: len(runs)], work2[: len(runs)], np.zeros(len(is_write), np.uint8),
+                    _SOURCE_STEPS, src)  # fmt: skip
     # the heads that found one (to the front); as many pages as the run can share from
     # another page (``most``, where the draws ``u`` were)
     most = u.view(np.int64)

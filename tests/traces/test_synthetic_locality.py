@@ -54,10 +54,10 @@ def test_locality_off_leaves_every_preset_bit_identical():
 # and the writer are pinned, so that work on their speed cannot change a trace. (A preset
 # file that is measured again changes them too.)
 LOOK_ALIKE_GOLDEN = {
-    ("msr_web", 0): ("dc5ed0d2ab15f83c", "fdcf43d3aadf031b"),
-    ("nexus5_C", 0): ("313ec02c694c4b47", "4f1081c4c10abc3d"),
-    ("WebSearch1", 0): ("d4947297fbc690b7", "5ccb6c19fb7485ce"),
-    ("msr_web", 1): ("459a1398fa3071c1", "9a560ce4e950d84a"),
+    ("msr_web", 0): ("84525fb0872db861", "c0da38136a9b39ce"),
+    ("nexus5_C", 0): ("f6bfd0ce66d60e89", "c2ca2cb47bb3951d"),
+    ("WebSearch1", 0): ("a22277647a81fb2f", "8ab32e43bec7a263"),
+    ("msr_web", 1): ("a8259b95db123a07", "1368e77c5ecf0afa"),
 }
 
 
@@ -358,7 +358,10 @@ TABLE_III = {
 @pytest.mark.parametrize(
     ("path", "held"),
     [
-        (  # reuse_share is not required: 29 of 6,999 requests reuse, 10 % is 3 requests
+        (  # reuse_share is not required: 29 of 6,999 requests reuse, 10 % is 3 requests; nor
+            # rewrite_share (about 100 requests): the real reuses are larger than their sources
+            # and write mostly pages not written before, while a look-alike's reuse ends inside
+            # its source (notebook 00_traces shows the row)
             "mqsim_bundled/tpcc-small.trace.gz",
             TABLE_III
             | {
@@ -368,7 +371,6 @@ TABLE_III = {
                 "gap_cv",
                 "gap_median_ratio",
                 "footprint_growth_ks",
-                "rewrite_share",
             },
         ),
         (  # the web_0 volume: what SK-FTL's savings act on
@@ -553,6 +555,33 @@ def test_overlap_read_fraction_set_is_measured():
     assert got["overlap_read_share"] == pytest.approx(0.4, abs=0.03)
     assert got["read_after_write_share"] == 0.0
     assert got["read_hit_written_share"] > 0.2
+
+
+def test_overlapping_heads_set_are_measured_without_piling_on_one_run():
+    """Run heads at a new address marked overlapping touch earlier pages as often as the spec
+    says, with distances drawn far past the trace's start, each continuing its own earlier
+    run from another start page: none is left without a run (the fit then had to reach the
+    footprint by piling heads on a few runs, reuse concentrated on their pages and near)."""
+    n = 40_000
+    spec = SyntheticSpec(
+        name="overlaps",
+        read_sizes=SizeDist.discrete({16: 0.5, 32: 0.3, 64: 0.2}),
+        write_sizes=SizeDist.discrete({8: 1.0}),
+        read_fraction=1.0,
+        footprint_bytes=1 << 36,
+        fresh_new_addresses=True,
+        overlap_read_fraction=0.6,
+        overlap_written_shares=(0.0, 0.0),
+        overlap_page_counts=(1,),
+        overlap_page_probs=(1.0,),
+        overlap_distance_levels=(0.0, 0.5, 1.0),
+        overlap_distance_quantiles=(1.0, 20_000.0, 200_000.0),  # half past the start
+        n_requests=n,
+    )
+    got = profile(generate(spec, n, seed=1))
+    assert got["touch_read_share"] == pytest.approx(0.6, rel=0.05)
+    assert got["reuse_share"] == 0.0  # every overlapping head on a page no head started on
+    assert got["top_decile_access_share"] < 0.2
 
 
 @pytest.mark.parametrize("single", [0.2, 0.9])
