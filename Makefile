@@ -13,7 +13,7 @@ SNAKEMAKE_ARGS ?=
 RUN_DIR ?= $(if $(filter $(abspath config/config.yaml),$(abspath $(CONFIG))),.,runs/$(basename $(notdir $(CONFIG))))
 WORKFLOW = $(BIN)/snakemake --snakefile $(abspath workflow/Snakefile) --configfile $(abspath $(CONFIG)) --profile $(abspath $(PROFILE)) --directory $(RUN_DIR)
 
-.PHONY: all setup pipeline robustness report test lint lab bench clean-results dry-run unlock
+.PHONY: all setup pipeline robustness spread report test lint lab bench clean-results dry-run unlock
 
 all: pipeline
 
@@ -49,6 +49,12 @@ pipeline: $(STAMP)
 # results/robustness.csv, results/<study>/robustness.csv and figures/robustness.png.
 robustness: pipeline
 	$(WORKFLOW) $(SNAKEMAKE_ARGS) robustness
+
+# Each study rerun on every excerpt window of the real traces and on more seeds of the
+# stand-ins (config `spread:`), every claim rescored: results/spread.csv (a prediction is
+# stable or varies) and results/<study>/spread.csv.
+spread: pipeline
+	$(WORKFLOW) $(SNAKEMAKE_ARGS) spread
 
 # Snakemake's report of the whole pipeline (scorecard first, then each study's claims and
 # figures); runs the pipeline first where anything is missing or out of date.

@@ -21,6 +21,7 @@ COMMANDS = {
     "characterise": "skftl.studies.traces.simulate",
     "scorecard": "skftl.studies.scorecard",
     "robustness": "skftl.studies.robustness",
+    "spread": "skftl.studies.spread",
     "report-page": "skftl.studies.report_pages",
     "prepare-trace": "skftl.run_traces",
     "replay": "skftl.replay",

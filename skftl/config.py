@@ -184,8 +184,8 @@ def _check(cfg: Mapping[str, Any], where: Callable[[list], str], whole: bool) ->
     problems = [_explain(e) for e in errors]
     # JSON Schema's numbers include .inf and .nan, which no key of ours means
     problems += [(parts, f"{value} is not finite") for parts, value in _non_finite(cfg)]
-    if not problems:  # sizes only of a config whose types are right
-        problems = size_problems(cfg)
+    if not problems:  # sizes and relations only of a config whose types are right
+        problems = size_problems(cfg) + relation_problems(cfg)
     if problems:
         lines = [f"{where(parts)}: {key_path(parts)}: {message}" for parts, message in problems]
         raise ConfigError("invalid config:\n  " + "\n  ".join(lines))
@@ -253,6 +253,20 @@ def size_problems(cfg: Mapping[str, Any]) -> list[tuple[list[str | int], str]]:
 
     walk(cfg, [])
     return out
+
+
+def relation_problems(cfg: Mapping[str, Any]) -> list[tuple[list[str | int], str]]:
+    """(key path, why) for every pair of keys whose values contradict each other, which JSON
+    Schema cannot compare: ``traces.excerpt.window`` must be below ``traces.excerpt.windows``."""
+    part = (cfg.get("traces") or {}).get("excerpt")
+    if not isinstance(part, Mapping) or "window" not in part or "windows" not in part:
+        return []
+    window, windows = part["window"], part["windows"]
+    if window < windows:
+        return []
+    return [(["traces", "excerpt", "window"],
+             f"{window} is not a window of traces.excerpt.windows: {windows} (windows are "
+             f"numbered 0 to {windows - 1})")]  # fmt: skip
 
 
 def _non_finite(node: Any, parts: tuple[str | int, ...] = ()) -> list[tuple[list, float]]:

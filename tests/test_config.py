@@ -86,6 +86,10 @@ def _error(tmp_path: Path, text: str, name: str = "my.yaml") -> str:
         # JSON Schema's numbers include infinities and NaN; no key of ours means one
         ("ppb: {speed_ratios: [2, .inf]}", "ppb.speed_ratios[1]", "inf is not finite"),
         ("bnvm: {device: {t_read_us: .nan}}", "bnvm.device.t_read_us", "nan is not finite"),
+        # an excerpt window beyond the windows, or no windows at all
+        ("traces: {excerpt: {windows: 2, window: 2}}", "traces.excerpt.window", "numbered 0 to 1"),
+        ("traces: {excerpt: {windows: 0, window: 0}}", "traces.excerpt.windows", "minimum of 1"),
+        ("spread: {seeds: -1}", "spread.seeds", "minimum of 0"),
     ],
 )
 def test_schema_errors_name_file_and_key_path(

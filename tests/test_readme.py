@@ -22,6 +22,8 @@ NOT_RUN = {
     "make test": "the test suite itself",
     "make robustness": "the pipeline, then every study once per assumption value (default "
     "scale); tests/test_workflow.py runs it at tiny scale",
+    "make spread": "the pipeline, then every study once per excerpt window and extra seed "
+    "(default scale); tests/studies/test_spread.py runs one study's variants at tiny scale",
     ".venv/bin/skftl traces fetch Financial1": "needs the network (offline fetch: test_registry)",
     ".venv/bin/snakemake -s workflow/Snakefile --profile workflow/profiles/slurm": "needs SLURM",
 }

@@ -95,6 +95,20 @@ def test_dry_run_default_config(tmp_path: Path) -> None:
         assert rule in res.stdout
 
 
+def test_dry_run_spread_plans_every_window_and_seed_of_every_study(tmp_path: Path) -> None:
+    """`make spread` on the default config: a job per (study, excerpt window or extra seed),
+    a table per study and the summary."""
+    from skftl.config import load_config
+    from skftl.studies.spread import points
+
+    res = _snakemake(tmp_path, ROOT / "config" / "config.yaml", "--dry-run", "spread")
+    assert res.returncode == 0, res.stdout + res.stderr
+    selected = points(load_config())
+    planned = _planned(res.stdout)
+    assert planned["spread_point"] == sum(len(v) for v in selected.values())
+    assert planned["spread_table"] == len(selected) and planned["spread"] == 1
+
+
 def test_dry_run_reports_what_a_study_would_refuse(tmp_path: Path) -> None:
     """A study's checks that need no trace (an LPMT layout that cannot be built) stop the
     dry run with the keys and values, before anything is planned or written."""

@@ -36,7 +36,11 @@ TRACE_SET_KEYS = (
     "stand_ins",
     "workloads",
     "synthetic_requests",
+    "excerpt",
 )
+#: the whole-trace ``traces.excerpt``: left out of every scope, so the default config's
+#: scopes (and the datasets that record them) are those of a run without the key
+WHOLE_TRACE = {"windows": 1, "window": 0}
 #: keys that place a job (its memory and run time), not what it computes
 SCHEDULING_KEYS = ("resources",)
 #: top-level sections a study reads besides its own: the ftl study builds its FTL on ``nand:``
@@ -50,17 +54,21 @@ def _without(section: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any
 
 
 def trace_set(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    """The trace-set keys of ``cfg``'s ``traces:`` section."""
+    """The trace-set keys of ``cfg``'s ``traces:`` section (``excerpt`` only where it selects
+    a window)."""
     traces = cfg.get("traces") or {}
-    return {k: traces[k] for k in TRACE_SET_KEYS if k in traces}
+    out = {k: traces[k] for k in TRACE_SET_KEYS if k in traces}
+    if out.get("excerpt") == WHOLE_TRACE:
+        del out["excerpt"]
+    return out
 
 
 def scope(cfg: Mapping[str, Any], name: str) -> dict[str, Any]:
     """The part of ``cfg`` that job scope ``name`` (a study id, or :data:`TRACE_SET`) reads."""
     from skftl.studies.registry import STUDIES
 
-    if name == TRACE_SET:
-        return {"traces": trace_set(cfg)}
+    if name == TRACE_SET:  # the trace jobs cache and describe every trace whole
+        return {"traces": {k: v for k, v in trace_set(cfg).items() if k != "excerpt"}}
     if name not in STUDIES:
         raise ConfigError(
             f"unknown config scope {name!r}; known: {TRACE_SET}, {', '.join(STUDIES)}"

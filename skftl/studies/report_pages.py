@@ -47,10 +47,11 @@ def _rst_table(df: pd.DataFrame, index_name: str) -> str:
 
 
 def landing_rst(scorecard_csv: str | Path, figure_png: str | Path,
-                robustness_csv: str | Path | None = None) -> str:  # fmt: skip
+                robustness_csv: str | Path | None = None,
+                spread_csv: str | Path | None = None) -> str:  # fmt: skip
     """The report's landing page (RST): predictions per verdict and study, the claims that
-    are not results, the robustness classes when given, the scorecard figure inline, the
-    legend."""
+    are not results, the robustness and spread classes when given, the scorecard figure
+    inline, the legend."""
     card = pd.read_csv(scorecard_csv, keep_default_na=False)
     parts = [INTRO, "", "Predictions per verdict", "-----------------------", ""]
     parts.append(_rst_table(counts(card), "study"))
@@ -69,6 +70,17 @@ def landing_rst(scorecard_csv: str | Path, figure_png: str | Path,
         parts.append(_rst_table(robustness_counts(classes), "study"))
     else:
         parts.append("The robustness classes appear here after ``make robustness``.\n")
+    if spread_csv is not None and Path(spread_csv).is_file():
+        from skftl.studies.spread import class_counts
+
+        classes = pd.read_csv(spread_csv, keep_default_na=False)
+        parts += ["Spread over windows and seeds", "-----------------------------", ""]
+        parts.append("Each study rerun on every excerpt window of the real traces and on more "
+                     "seeds of the synthetic stand-ins; a prediction is *stable* when its "
+                     "verdict is the same in every one, else it *varies*.\n")  # fmt: skip
+        parts.append(_rst_table(class_counts(classes), "study"))
+    else:
+        parts.append("The spread classes appear here after ``make spread``.\n")
     # docutils refuses lines over 10,000 characters and browsers skip the whitespace of a
     # base64 data URI, so the image's data goes in lines of 76
     data = base64.encodebytes(Path(figure_png).read_bytes()).decode().split()
@@ -205,6 +217,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     land.add_argument("--scorecard", required=True, help="results/scorecard.csv")
     land.add_argument("--figure", required=True, help="figures/scorecard.png")
     land.add_argument("--robustness", help="results/robustness.csv, when it exists")
+    land.add_argument("--spread", help="results/spread.csv, when it exists")
     land.add_argument("--out", required=True)
     claims = sub.add_parser("claims", help="a study's claims as an HTML table")
     claims.add_argument("study")
@@ -219,7 +232,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _cmd_page(args: argparse.Namespace) -> int:
     if args.page == "landing":
-        write_text(landing_rst(args.scorecard, args.figure, args.robustness), args.out)
+        write_text(landing_rst(args.scorecard, args.figure, args.robustness, args.spread), args.out)
     elif args.page == "captions":
         heads = {s: Path(args.results) / s / "headline.csv" for s in args.studies}
         write_text(captions_template(heads), args.out)

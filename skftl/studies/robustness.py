@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -79,7 +80,8 @@ def point_config(cfg: Mapping[str, Any], study: str, key: str, value: Any) -> di
     return out
 
 
-def _rows(head: pd.DataFrame, assumption: str, value: Any, default: bool) -> pd.DataFrame:
+def verdict_rows(head: pd.DataFrame, assumption: str, value: Any, default: bool) -> pd.DataFrame:
+    """A scored table's verdicts as the rows of one point (``value`` as JSON)."""
     out = head[["claim", "basis", "verdict", "ours"]].copy()
     out.insert(2, "assumption", assumption)
     out.insert(3, "value", json.dumps(value, sort_keys=True))
@@ -95,18 +97,18 @@ def point_scope_text(cfg: Mapping[str, Any], study: str, key: str, value_json: s
 def run_point(cfg: Mapping[str, Any], study: str, key: str, value: Any) -> pd.DataFrame:
     """Rerun ``study`` with ``<study>.<key> = value`` and score its claims (default reading)."""
     ds = study_module(study).run(scope(point_config(cfg, study, key, value), study), progress=False)
-    return _rows(headline(study, ds), key, value, default=False)
+    return verdict_rows(headline(study, ds), key, value, default=False)
 
 
 def study_table(study: str, ds: xr.Dataset, points: Sequence[pd.DataFrame]) -> pd.DataFrame:
     """Every claim of ``study`` at the default (``ds``), under each reading, and at each point."""
     claims = study_module(study).CLAIMS
-    frames = [_rows(headline(study, ds), "(default)", None, default=True)]
+    frames = [verdict_rows(headline(study, ds), "(default)", None, default=True)]
     for a in assumptions(study):
         if a.key != READING:
             continue
         for reading in a.alternatives:
-            frames.append(_rows(evaluate(claims, ds, reading), READING, reading, False))
+            frames.append(verdict_rows(evaluate(claims, ds, reading), READING, reading, False))
     frames += list(points)
     table = pd.concat(frames, ignore_index=True)
     table.insert(0, "study", study)
@@ -149,10 +151,10 @@ def classify(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
-def counts(summary_table: pd.DataFrame) -> pd.DataFrame:
-    """Predictions per study and robustness class."""
+def counts(summary_table: pd.DataFrame, classes: Sequence[str] = CLASSES) -> pd.DataFrame:
+    """Predictions per study and class (robustness classes unless ``classes`` says others)."""
     t = summary_table.groupby(["study", "class"]).size().unstack("class", fill_value=0)
-    return t.reindex(columns=list(CLASSES), fill_value=0)
+    return t.reindex(columns=list(classes), fill_value=0)
 
 
 def figure(summary_table: pd.DataFrame):
@@ -200,54 +202,78 @@ def figure(summary_table: pd.DataFrame):
 
 
 # --- command line ---------------------------------------------------------------------------
-def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "robustness", help="vary a study's unstated assumptions and rescore its claims"
-    )
-    sub = p.add_subparsers(dest="robustness_command", metavar="STEP", required=True)
-    pt = sub.add_parser("point", help="rerun a study with one assumption changed")
+def add_steps(
+    subparsers: argparse._SubParsersAction,
+    command: str,
+    helps: Mapping[str, str],
+    run: Callable[[Mapping[str, Any], str, str, Any], pd.DataFrame],
+    table: Callable[[str, xr.Dataset, Sequence[pd.DataFrame]], pd.DataFrame],
+) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """A sweep's command ``command`` with its steps ``point`` (``run(cfg, study, key,
+    value)``, written as CSV), ``table`` (``table(study, default dataset, points)``) and
+    ``summary`` and their common arguments (``helps``: the command's and each step's help).
+    Returns the point's and the summary's parsers: each sweep adds the point's ``--key`` and
+    its summary's own."""
+    p = subparsers.add_parser(command, help=helps[command])
+    sub = p.add_subparsers(dest=f"{command}_command", metavar="STEP", required=True)
+    pt = sub.add_parser("point", help=helps["point"])
     pt.add_argument("study", choices=sorted(STUDIES))
-    pt.add_argument("--key", required=True, help="the assumption's key below the study section")
     pt.add_argument("--value", required=True, help="its value, as JSON")
     pt.add_argument("--out", required=True, help="CSV of the claims' verdicts at this point")
-    pt.set_defaults(func=_cmd_point)
-    tb = sub.add_parser("table", help="a study's robustness table from its points")
+    tb = sub.add_parser("table", help=helps["table"])
     tb.add_argument("study", choices=sorted(STUDIES))
     tb.add_argument("--dataset", required=True, help="the study's default dataset (.nc)")
     tb.add_argument("--out", required=True)
     tb.add_argument("--points", nargs="*", default=[], help="point CSVs")
-    tb.set_defaults(func=_cmd_table)
-    sm = sub.add_parser("summary", help="every study's predictions by robustness class")
-    sm.add_argument("tables", nargs="+", help="study tables (results/<study>/robustness.csv)")
+    sm = sub.add_parser("summary", help=helps["summary"])
+    sm.add_argument("tables", nargs="+", help=f"study tables (results/<study>/{command}.csv)")
     sm.add_argument("--out", required=True)
+
+    def point(args: argparse.Namespace) -> int:
+        cfg = load_config(args.config)
+        write_csv(run(cfg, args.study, args.key, json_value(args.value)), args.out)
+        return 0
+
+    def study(args: argparse.Namespace) -> int:
+        ds = xr.open_dataset(args.dataset, engine="h5netcdf")
+        write_csv(table(args.study, ds, [read_table(p) for p in args.points]), args.out)
+        return 0
+
+    pt.set_defaults(func=point)
+    tb.set_defaults(func=study)
+    return pt, sm
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """A point's or a study table's CSV, as written (``null`` and ``n/a`` kept as text)."""
+    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+
+def json_value(text: str) -> Any:
+    """A point's ``--value``, parsed (a ConfigError naming it where it is not JSON)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--value {text!r}: not JSON ({exc.msg})") from None
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    helps = {
+        "robustness": "vary a study's unstated assumptions and rescore its claims",
+        "point": "rerun a study with one assumption changed",
+        "table": "a study's robustness table from its points",
+        "summary": "every study's predictions by robustness class",
+    }
+    pt, sm = add_steps(subparsers, "robustness", helps, run_point, study_table)
+    pt.add_argument("--key", required=True, help="the assumption's key below the study section")
     sm.add_argument("--figure", help="also draw it here (PNG + PDF)")
     sm.set_defaults(func=_cmd_summary)
-
-
-def _cmd_point(args: argparse.Namespace) -> int:
-    cfg = load_config(args.config)
-    try:
-        value = json.loads(args.value)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"--value {args.value!r}: not JSON ({exc.msg})") from None
-    write_csv(run_point(cfg, args.study, args.key, value), args.out)
-    return 0
-
-
-def _cmd_table(args: argparse.Namespace) -> int:
-    ds = xr.open_dataset(args.dataset, engine="h5netcdf")
-    points = [pd.read_csv(p, keep_default_na=False, na_values=[""]) for p in args.points]
-    write_csv(study_table(args.study, ds, points), args.out)
-    return 0
 
 
 def _cmd_summary(args: argparse.Namespace) -> int:
     from skftl.plot import save_figure
 
-    table = pd.concat(
-        [pd.read_csv(p, keep_default_na=False, na_values=[""]) for p in args.tables],
-        ignore_index=True,
-    )
+    table = pd.concat([read_table(p) for p in args.tables], ignore_index=True)
     table["default"] = table["default"].astype(str) == "True"
     summary_table = classify(table)
     write_csv(summary_table, args.out)

@@ -166,11 +166,12 @@ rule figure_captions:
 ALL_TARGETS += [FIGURE_CAPTIONS]
 
 
-def _robustness_summary():
-    # the robustness classes join the landing page once `make robustness` made them; not an
-    # input (a plain `make` would then rerun every robustness point)
-    path = Path("results/robustness.csv")
-    return (f"--robustness {path}", path.stat().st_mtime_ns) if path.is_file() else ("", 0)
+def _summary(name):
+    # a summary (robustness or spread) joins the landing page once `make robustness` / `make
+    # spread` made it; not an input (a plain `make` would then rerun every point): its option
+    # for the page and its time, which as a param reruns the page when a new one is made
+    path = Path(f"results/{name}.csv")
+    return (f"--{name} {path}", path.stat().st_mtime_ns) if path.is_file() else ("", 0)
 
 
 rule report_landing:
@@ -186,13 +187,15 @@ rule report_landing:
     log:
         "results/logs/report_landing.log",
     params:
-        robustness=_robustness_summary()[0],
+        robustness=_summary("robustness")[0],
         # a new summary's time reruns the page (params are rerun triggers; the command
         # does not use it)
-        robustness_made=_robustness_summary()[1],
+        robustness_made=_summary("robustness")[1],
+        spread=_summary("spread")[0],
+        spread_made=_summary("spread")[1],
     shell:
         "{SKFTL} report-page landing --scorecard {input.scorecard} --figure {input.figure} "
-        "{params.robustness} --out {output} > {log} 2>&1"
+        "{params.robustness} {params.spread} --out {output} > {log} 2>&1"
 
 
 ALL_TARGETS += [LANDING, *(f"results/{s}/claims.html" for s in ["traces", *RUN_STUDIES])]

@@ -18,23 +18,12 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from skftl.run_traces import load_by_id, real_trace_names, synthetic_trace_ids
+from skftl.run_traces import excerpt_windows, load_by_id, real_trace_names, synthetic_trace_ids
 from skftl.studies.claims import evaluate
 from skftl.traces.requests import Requests
 from skftl.traces.stats import characterise_many
 
 __all__ = ["excerpt_windows", "verdict_spread", "headline_spread"]
-
-
-def excerpt_windows(requests: Requests, count: int) -> list[Requests]:
-    """``count`` consecutive windows of equal length (the last requests of a length not
-    divisible by ``count`` are left out), in trace order."""
-    if count < 1:
-        raise ValueError(f"count must be >= 1, got {count}")
-    length = len(requests) // count
-    if length < 2:
-        raise ValueError(f"{len(requests)} requests cannot make {count} windows of 2 or more")
-    return [requests[k * length : (k + 1) * length] for k in range(count)]
 
 
 def verdict_spread(tables: Mapping[str, pd.DataFrame], base: pd.DataFrame) -> pd.DataFrame:
@@ -57,7 +46,8 @@ def verdict_spread(tables: Mapping[str, pd.DataFrame], base: pd.DataFrame) -> pd
             "variants": g["verdict"].size(),
         }
     )
-    run = base.set_index("claim")[["paper", "ours", "verdict"]]
+    # the paper's value is echoed where the scored table has it
+    run = base.set_index("claim")[[c for c in ("paper", "ours", "verdict") if c in base]]
     out = run.join(out, how="inner")
     verdicts = g["verdict"].agg(lambda v: frozenset(v))
     out["stable"] = [
