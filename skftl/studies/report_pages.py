@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import base64
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -46,6 +47,21 @@ def _rst_table(df: pd.DataFrame, index_name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _summary_section(
+    csv: str | Path | None,
+    sweep: str,
+    title: str,
+    count: Callable[[pd.DataFrame], pd.DataFrame],
+    explained: str,
+) -> list[str]:
+    """The landing page's section of a sweep's summary (its classes per study), or a line
+    saying that ``make <sweep>`` makes it."""
+    if csv is None or not Path(csv).is_file():
+        return [f"The {sweep} classes appear here after ``make {sweep}``.\n"]
+    table = _rst_table(count(pd.read_csv(csv, keep_default_na=False)), "study")
+    return [title, "-" * len(title), "", explained + "\n", table]
+
+
 def landing_rst(scorecard_csv: str | Path, figure_png: str | Path,
                 robustness_csv: str | Path | None = None,
                 spread_csv: str | Path | None = None) -> str:  # fmt: skip
@@ -59,28 +75,20 @@ def landing_rst(scorecard_csv: str | Path, figure_png: str | Path,
     if len(rest):
         parts += ["Not results, listed apart", "--------------------------", ""]
         parts.append(_rst_table(rest, "study / basis"))
-    if robustness_csv is not None and Path(robustness_csv).is_file():
-        from skftl.studies.robustness import counts as robustness_counts
+    from skftl.studies.robustness import counts as robustness_counts
+    from skftl.studies.spread import class_counts as spread_counts
 
-        classes = pd.read_csv(robustness_csv, keep_default_na=False)
-        parts += ["Robustness of the predictions", "-----------------------------", ""]
-        parts.append("Each unstated assumption varied alone over its plausible values; a "
-                     "prediction is *robust* when it holds at every value, *reachable* at "
-                     "some, *unreachable* at none.\n")  # fmt: skip
-        parts.append(_rst_table(robustness_counts(classes), "study"))
-    else:
-        parts.append("The robustness classes appear here after ``make robustness``.\n")
-    if spread_csv is not None and Path(spread_csv).is_file():
-        from skftl.studies.spread import class_counts
-
-        classes = pd.read_csv(spread_csv, keep_default_na=False)
-        parts += ["Spread over windows and seeds", "-----------------------------", ""]
-        parts.append("Each study rerun on every excerpt window of the real traces and on more "
-                     "seeds of the synthetic stand-ins; a prediction is *stable* when its "
-                     "verdict is the same in every one, else it *varies*.\n")  # fmt: skip
-        parts.append(_rst_table(class_counts(classes), "study"))
-    else:
-        parts.append("The spread classes appear here after ``make spread``.\n")
+    parts += _summary_section(
+        robustness_csv, "robustness", "Robustness of the predictions", robustness_counts,
+        "Each unstated assumption varied alone over its plausible values; a prediction is "
+        "*robust* when it holds at every value, *reachable* at some, *unreachable* at none.",
+    )  # fmt: skip
+    parts += _summary_section(
+        spread_csv, "spread", "Spread over windows and seeds", spread_counts,
+        "Each study rerun on every excerpt window of the real traces and on more seeds of "
+        "the synthetic stand-ins; a prediction is *stable* when its verdict is the same in "
+        "every one, else it *varies*.",
+    )  # fmt: skip
     # docutils refuses lines over 10,000 characters and browsers skip the whitespace of a
     # base64 data URI, so the image's data goes in lines of 76
     data = base64.encodebytes(Path(figure_png).read_bytes()).decode().split()
