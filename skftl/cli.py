@@ -72,6 +72,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: the environment variables the global options set (restored when main returns, so that a
+#: caller in the same process, a test or a notebook, does not inherit them)
+GLOBAL_ENVIRONMENT = ("SKFTL_TRACE_DIRS", "SKFTL_CACHE_DIR")
+
+
 def _apply_global_options(args: argparse.Namespace) -> None:
     """Make --trace-dir / --cache-dir visible to every subcommand (they read the
     environment through skftl.config / skftl.traces.cache)."""
@@ -96,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    saved = {name: os.environ.get(name) for name in GLOBAL_ENVIRONMENT}
     try:
         _apply_global_options(args)
         return int(args.func(args) or 0)
@@ -116,3 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f": {exc.filename}" if exc.filename else ""
         print(f"skftl: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 1
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

@@ -86,3 +86,17 @@ def test_closed_pipe_ends_quietly() -> None:
     proc.wait(timeout=120)
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
     assert proc.returncode == 1
+
+
+def test_global_options_do_not_outlive_main(tmp_path, monkeypatch) -> None:
+    """--trace-dir / --cache-dir reach the subcommand through the environment; a caller in
+    the same process (a test, a notebook) gets its own environment back when main returns."""
+    import os
+
+    from skftl.cli import main
+
+    monkeypatch.delenv("SKFTL_TRACE_DIRS", raising=False)
+    monkeypatch.setenv("SKFTL_CACHE_DIR", str(tmp_path / "mine"))
+    assert main(["--trace-dir", str(tmp_path), "--cache-dir", str(tmp_path), "traces", "list"]) == 0
+    assert "SKFTL_TRACE_DIRS" not in os.environ
+    assert os.environ["SKFTL_CACHE_DIR"] == str(tmp_path / "mine")
