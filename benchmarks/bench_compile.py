@@ -36,6 +36,7 @@ TARGET_ALL_S, TARGET_POLICY_S = 150.0, 30.0
 CHILD = """
 import json, sys, time
 from numba.core import event
+from skftl.numba_cache import VARIANT_KEY
 
 class Timer(event.Listener):
     def __init__(self):
@@ -45,7 +46,7 @@ class Timer(event.Listener):
         if self.depth == 0:
             d = ev.data["dispatcher"]
             name = f"{d.py_func.__module__}:{d.py_func.__qualname__}"
-            variant = d.py_func.__globals__.get("__skftl_variant__")  # numba_cache.VARIANT_KEY
+            variant = d.py_func.__globals__.get(VARIANT_KEY)
             if variant:
                 name += f" [{variant[:24]}]"
             self.open = (name, time.perf_counter(), time.process_time())

@@ -25,9 +25,10 @@ import asyncio
 import base64
 import importlib
 import io
+import json
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -70,13 +71,16 @@ class Knob:
 
 class Memo:
     """A small least-recently-used store of inputs a study's explore reuses across knob
-    changes (traces, preconditioned drive states): bounded, since each may hold megabytes."""
+    changes (traces, preconditioned drive states): bounded, since each may hold megabytes.
+    A key is what the input depends on, config sections included: it is compared as its
+    canonical JSON (dicts by sorted keys; anything else JSON cannot hold by ``str``)."""
 
     def __init__(self, maxsize: int = 8) -> None:
         self.maxsize = maxsize
-        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._items: OrderedDict[str, Any] = OrderedDict()
 
-    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        key = json.dumps(key, sort_keys=True, default=str)
         if key in self._items:
             self._items.move_to_end(key)
             return self._items[key]

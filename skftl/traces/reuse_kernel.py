@@ -39,6 +39,31 @@ def _grouped(group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @inlined()
+def _search_start(
+    start: np.ndarray,
+    positions: np.ndarray,
+    blocks: np.ndarray,
+    g: int,
+    t: int,
+    head_pos: int,
+    nearest: bool,
+) -> int:
+    """Where a search of group ``g`` for the request nearest trace position ``t`` starts: the
+    index in ``positions`` of the group's last request at or before ``t`` (below
+    ``start[g]``: none), or with ``nearest`` the first one after ``t`` when it lies closer to
+    ``t`` and still before ``head_pos``. The claims step back from there."""
+    lo, hi = start[g], start[g + 1]
+    a = _first_above(positions, lo, blocks, g, t)
+    k = a - 1
+    if nearest and a < hi:
+        above = positions[a]
+        closer = k < lo or above - t < t - positions[k]
+        if above < head_pos and closer:
+            k = a
+    return k
+
+
+@inlined()
 def _claim_head(
     start: np.ndarray,
     positions: np.ndarray,
@@ -53,14 +78,8 @@ def _claim_head(
 ) -> int:
     """One head's source among the requests of group ``g`` (see :func:`claim_in_groups`), or
     -1 (``blocks``: :func:`_block_starts` of the groups)."""
-    lo, hi = start[g], start[g + 1]
-    a = _first_above(positions, lo, blocks, g, t)
-    k = a - 1
-    if nearest and a < hi:
-        above = positions[a]
-        closer = k < lo or above - t < t - positions[k]
-        if above < head_pos and closer:
-            k = a
+    lo = start[g]
+    k = _search_start(start, positions, blocks, g, t, head_pos, nearest)
     if unique:
         steps = 0
         while k >= lo and taken[positions[k]] and steps < max_steps:
@@ -278,14 +297,8 @@ def _claim_room(
     one's type continues (``taken``: per request, bit ``mine`` of the head's type set, in
     place) and that can share ``pages`` of its pages from another start page (it has two
     pages at least), stepping back at most ``max_steps`` runs; -1: none."""
-    lo, hi = start[g], start[g + 1]
-    a = _first_above(positions, lo, blocks, g, t)
-    k = a - 1
-    if a < hi:
-        above = positions[a]
-        closer = k < lo or above - t < t - positions[k]
-        if above < head_pos and closer:
-            k = a
+    lo = start[g]
+    k = _search_start(start, positions, blocks, g, t, head_pos, True)
     steps = 0
     while k >= lo and steps <= max_steps:
         r = positions[k]
@@ -726,14 +739,8 @@ def _claim_flagged(
 ) -> int:
     """:func:`_claim_head` (nearest, unique) with what is taken as bit ``taken`` of
     ``flags``."""
-    lo, hi = start[g], start[g + 1]
-    a = _first_above(positions, lo, blocks, g, t)
-    k = a - 1
-    if a < hi:
-        above = positions[a]
-        closer = k < lo or above - t < t - positions[k]
-        if above < head_pos and closer:
-            k = a
+    lo = start[g]
+    k = _search_start(start, positions, blocks, g, t, head_pos, True)
     steps = 0
     while k >= lo and (flags[positions[k]] & taken) and steps < max_steps:
         k -= 1

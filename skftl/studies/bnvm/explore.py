@@ -12,7 +12,6 @@ are kept in memory.
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,9 +93,8 @@ class Result:
 def _trace_key(cfg: dict[str, Any], letter: str) -> tuple:
     """What the trace standing for ``letter`` depends on."""
     sec = cfg["bnvm"]
-    return (letter, cfg.get("seed"), json.dumps(cfg.get("traces"), sort_keys=True),
-            json.dumps({k: sec.get(k) for k in ("stand_ins", "synthetic_requests", "n_requests")},
-                       sort_keys=True))  # fmt: skip
+    inputs = {k: sec.get(k) for k in ("stand_ins", "synthetic_requests", "n_requests")}
+    return (letter, cfg.get("seed"), cfg.get("traces"), inputs)
 
 
 def trace_of(cfg: dict[str, Any], letter: str) -> Requests:

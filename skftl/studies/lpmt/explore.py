@@ -14,7 +14,6 @@ paper's shapes get their own) compiles it once, 5-10 s, cached on disk.
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,8 +115,7 @@ def stream(cfg: dict[str, Any], workload: str) -> FileStream:
     """The workload's operation stream (kept in memory across knob changes)."""
     sec = cfg["lpmt"]
     n = _requests(cfg)
-    key = (workload, n, cfg.get("seed"), json.dumps(cfg.get("traces"), sort_keys=True),
-           int(sec["page_size"]), int(sec["la_unit"]))  # fmt: skip
+    key = (workload, n, cfg.get("seed"), cfg.get("traces"), sec["page_size"], sec["la_unit"])
 
     def load() -> FileStream:
         req = workload_for(workload, cfg, n_requests=n)

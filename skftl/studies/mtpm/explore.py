@@ -10,7 +10,6 @@ the drawing.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,8 +97,7 @@ def operations(cfg: dict[str, Any], mix: str) -> OpStream:
     """The operation stream of ``mix`` (kept in memory across knob changes)."""
     sec = cfg["mtpm"]
     n_chips = _device(sec).n_chips
-    inputs = (sec["synthetic"], sec["real"], cfg.get("traces"))
-    key = (mix, n_chips, cfg.get("seed"), *(json.dumps(x, sort_keys=True) for x in inputs))
+    key = (mix, n_chips, cfg.get("seed"), sec["synthetic"], sec["real"], cfg.get("traces"))
 
     def load() -> OpStream:
         if mix in sec["synthetic"]["traces"]:
@@ -124,7 +122,7 @@ def compute(cfg: dict[str, Any], scheme: str, mix: str, alpha: float, tg: int) -
     dev = _device(sec)
     path = study._profile_path(sec.get("profiles"))
     prof = _PROFILES.get(
-        (str(path), json.dumps(sec["device"], sort_keys=True)),
+        (str(path), sec["device"]),
         lambda: device_profiles(load_profiles(path), dev),
     )
     ops = operations(cfg, mix)

@@ -13,7 +13,6 @@ drive: a fraction of a second once compiled).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,9 +117,8 @@ def trace_of(cfg: dict[str, Any], key: str) -> Requests:
     sec = settings(cfg)
     main = key in sec["traces"]
     cap = sec.get("max_requests") if main else sec.get("extra_max_requests")
-    ident = (key, cfg.get("seed"), json.dumps(cfg.get("traces"), sort_keys=True),
-             json.dumps({k: sec.get(k) for k in ("traces", "synthetic_requests")}, sort_keys=True),
-             cap)  # fmt: skip
+    inputs = {k: sec.get(k) for k in ("traces", "synthetic_requests")}
+    ident = (key, cfg.get("seed"), cfg.get("traces"), inputs, cap)
 
     def load() -> Requests:
         if main:
@@ -139,8 +137,7 @@ def _drive(
     """The drive of ``v`` in the state ``setup`` leaves it, for ``req`` (the mapped trace)."""
     sec = settings(cfg)
     seed = int(cfg["seed"])
-    ident = (key, page_size, v.precondition_key, setup, seed,
-             json.dumps(sec, sort_keys=True, default=str))  # fmt: skip
+    ident = (key, page_size, v.precondition_key, setup, seed, sec)
 
     def build() -> tuple[Ftl, Any, dict[str, Any]]:
         s = sec
