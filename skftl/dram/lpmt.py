@@ -165,6 +165,7 @@ class Lpmt:
              ROW_HITS.index(config.row_hits), *state.record_index(A), recency_col(self.timing)],
             dtype=np.int64,
         )  # fmt: skip
+        assert len(self.config_vector) == state.CONFIG_LEN  # one entry per CONFIG_* index
         self._tp = self.timing.params()
         self._lp = self.layout.params()
         self._order = np.empty(self.layout.banks_per_set, dtype=np.int64)  # kernel scratch

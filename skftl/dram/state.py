@@ -51,7 +51,6 @@ inline = inlined(_nrt=False)
 out_of_line = numba.njit(cache=True, _nrt=False)
 
 OP_READ, OP_WRITE, OP_DELETE, OP_DELETE_PAGE = range(4)
-OP_NAMES = {"read": OP_READ, "write": OP_WRITE, "delete": OP_DELETE, "delete_page": OP_DELETE_PAGE}
 
 ST_MISS, ST_HIT, ST_INSERTED, ST_FAILED = range(4)  # an operation's status
 
