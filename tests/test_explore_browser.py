@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -132,26 +133,34 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _run_down_to_panel(page, panel_index: int) -> float:  # noqa: ANN001 - a Playwright Page
     """Run every cell from the first to the panel's (markdown cells just render) with
-    Shift+Enter in command mode; once more if the notebook took no key presses (it may not
-    hold the focus yet just after opening). Returns when the presses that ran were sent
+    Shift+Enter in command mode; once more if a press was lost: the notebook may not hold the
+    focus yet just after opening, and a pass counts only when the panel's cell and every code
+    cell above it queued or ran in it. Returns when the presses that ran were sent
     (``time.monotonic``)."""
     cells = page.locator(f"{NB} .jp-Notebook .jp-Cell")
     panel_cell = cells.nth(panel_index)
+    prompt = "(cell) => cell.querySelector('.jp-InputPrompt').innerText.trim()"
     for _ in range(3):
+        before = panel_cell.evaluate(prompt)
         cells.nth(0).click()
         page.keyboard.press("Escape")
         sent = time.monotonic()
         for _ in range(panel_index + 1):
             page.keyboard.press("Shift+Enter")
-        try:  # the panel cell queued or ran: its prompt shows [*] or [n]
+        try:  # the panel cell queued or ran in this pass: its prompt shows [*] or a new [n]
             page.wait_for_function(
-                "(cell) => /\\[[*0-9]+\\]/.test(cell.querySelector('.jp-InputPrompt').innerText)",
-                arg=panel_cell.element_handle(),
+                "([cell, before]) => { const t = cell.querySelector('.jp-InputPrompt')"
+                ".innerText.trim(); return /\\[[*0-9]+\\]/.test(t) && (t !== before || "
+                "t === '[*]'); }",
+                arg=[panel_cell.element_handle(), before],
                 timeout=10_000,
             )
-            return sent
         except Exception:  # noqa: BLE001 - Playwright's TimeoutError: press again
             continue
+        above = [cells.nth(i) for i in range(panel_index)]
+        code_above = [c for c in above if "jp-CodeCell" in (c.get_attribute("class") or "")]
+        if all(re.fullmatch(r"\[[*0-9]+\]:?", c.evaluate(prompt)) for c in code_above):
+            return sent
     pytest.fail("the notebook did not run its cells down to the explore panel")
 
 
