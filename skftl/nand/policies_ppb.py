@@ -103,6 +103,7 @@ H_GOT_FAST_UNWANTED = 26  # programs wanting a slow class that landed in the fas
 H_COLD_PROMOTIONS = 27  # icy-cold -> cold on reaching cold_reads
 H_MIGRATE = 28  # MIGRATE value: 1 = the cold area moves data when a read makes it cold
 H_PENDING = 29  # LPN the read being served made cold, to migrate (-1: none)
+H_VB_PAGES = 30  # pages per virtual block (pages per block / K): VB bounds without a division
 HDR = 32
 
 #: ``migrate`` settings (``attach``): none = levels change placement only on update or GC;
@@ -139,6 +140,7 @@ def layout(
     iron_capacity: int = 1,
     cold_reads: int = 2,
     migrate: int = 0,
+    pages_per_block: int,
 ) -> np.ndarray:
     """An initial ``pstate`` for the PPB / naive-split policies (``migrate``: a ``MIGRATE``
     value)."""
@@ -155,6 +157,7 @@ def layout(
     ps[H_HOT_CAP], ps[H_IRON_CAP], ps[H_COLD_READS] = hot_capacity, iron_capacity, cold_reads
     ps[H_HOT_HEAD] = ps[H_HOT_TAIL] = ps[H_IRON_HEAD] = ps[H_IRON_TAIL] = _NONE
     ps[H_MIGRATE], ps[H_PENDING] = migrate, _NONE
+    ps[H_VB_PAGES] = pages_per_block // n_vbs
     ps[H_OFF_META], ps[H_OFF_LINK], ps[H_OFF_WP] = off_meta, off_link, off_wp
     ps[H_OFF_QH], ps[H_OFF_QT], ps[H_OFF_OPEN], ps[H_OFF_QN] = off_qh, off_qt, off_open, off_qn
     ps[off_wp:off_open] = _NONE  # wp, queue heads and tails
@@ -356,10 +359,9 @@ def migrate(S, lpn, ppn):
     if S.pstate[H_PENDING] != lpn:
         return -1
     S.pstate[H_PENDING] = _NONE
-    np_ = S.prm[P_NP]
     blk = block_of(S, ppn)
-    K = S.pstate[H_K]
-    if S.blk_stream[blk] == COLD >> 1 and (ppn - blk * np_) * K // np_ == K - 1:
+    fastest_vb_start = (S.pstate[H_K] - 1) * S.pstate[H_VB_PAGES]
+    if S.blk_stream[blk] == COLD >> 1 and ppn - blk * S.prm[P_NP] >= fastest_vb_start:
         return -1
     return COLD
 
@@ -442,16 +444,22 @@ def vb_select(S, chip, area, want, cls):
         S.pstate[open_k] += 1
         S.pstate[H_OPENED] += 1
         _enter_phase(S, blk, _slot(S, chip, area, 0))
-    np_ = S.prm[P_NP]
+    # the VB of the page programmed and the end of that VB, by steps: K is small and a
+    # division by a pages-per-block that is no power of two is the slowest instruction here
     page = S.next_page[blk]
-    k = page * K // np_
+    vb_pages = S.pstate[H_VB_PAGES]
+    k = 0
+    vb_end = vb_pages
+    while page >= vb_end:
+        k += 1
+        vb_end += vb_pages
     if want == K - 1:
         S.pstate[H_WANT_FAST] += 1
         if k == K - 1:
             S.pstate[H_GOT_FAST] += 1
     elif k == K - 1:
         S.pstate[H_GOT_FAST_UNWANTED] += 1
-    if page + 1 == (k + 1) * np_ // K:  # this program fills VB k
+    if page + 1 == vb_end:  # this program fills VB k
         _leave_phase(S, _slot(S, chip, area, k))
         if k + 1 < K:
             _enter_phase(S, blk, _slot(S, chip, area, k + 1))
@@ -517,5 +525,6 @@ def attach(
         iron_capacity=max(1, int(iron_hot_fraction * ftl.n_lpn)),
         cold_reads=cold_reads,
         migrate=MIGRATE[migrate],
+        pages_per_block=g.pages_per_block,
     )
     ftl.state = ftl.state._replace(pstate=ps)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from skftl.errors import ConfigError
 from skftl.nand import policies_ppb as pp
-from skftl.nand.core import P_NP, inline
+from skftl.nand.core import P_NP, block_of, inline
 from skftl.nand.policies_ppb import H_K, H_OFF_QH, H_OFF_QN, H_OFF_QT, H_OFF_WP, _slot, vb_select
 from skftl.nand.policies_ppb import gc_stream as gc_stream  # PPB decides levels and streams
 from skftl.nand.policies_ppb import migrate as migrate
@@ -38,7 +38,7 @@ from skftl.nand.policies_ppb import prefetch as prefetch
 from skftl.nand.policies_ppb import write_stream as write_stream
 from skftl.nand.policies_skftl import free_list_of as free_list_of  # popcount-class lists
 from skftl.nand.policies_skftl import min_free_lists as min_free_lists
-from skftl.nand.policies_skftl import popcount, wanted_classes
+from skftl.nand.policies_skftl import popcount
 
 NAME = "ppb_sk"
 
@@ -51,17 +51,14 @@ def _mismatch(S, blk, old_page, old_cls):
 
 
 @inline
-def _prefer(S, chip, area, want, old_ppn):
-    """Make the best block in VB phase ``want`` of (chip, area) the writable one."""
+def _prefer(S, chip, area, want, old_page, old_cls):
+    """Make the best block in VB phase ``want`` of (chip, area) the writable one (the old
+    entry's page index and block popcount: see ``_mismatch``)."""
     slot = _slot(S, chip, area, want)
     wp = S.pstate[H_OFF_WP] + slot
     cur = S.pstate[wp]
-    if cur < 0 or old_ppn < 0:
+    if cur < 0:
         return
-    np_ = S.prm[P_NP]
-    ob = old_ppn // np_
-    old_page = old_ppn - ob * np_
-    old_cls = popcount(ob)
     best = cur
     best_score = _mismatch(S, cur, old_page, old_cls)
     best_prev = -1
@@ -93,9 +90,12 @@ def select_block(S, chip, stream, lpn, old_ppn, is_gc):
     K = S.pstate[H_K]
     want = K - 1 if stream & 1 else 0
     area = stream >> 1
-    _prefer(S, chip, area, want, old_ppn)
-    cls, _ = wanted_classes(S, old_ppn)
-    return vb_select(S, chip, area, want, cls)
+    if old_ppn < 0:  # an unmapped LPN counts as class 0 (SK-FTL's first-write rule)
+        return vb_select(S, chip, area, want, 0)
+    old_blk = block_of(S, old_ppn)
+    old_cls = popcount(old_blk)
+    _prefer(S, chip, area, want, old_ppn - old_blk * S.prm[P_NP], old_cls)
+    return vb_select(S, chip, area, want, old_cls)
 
 
 def attach(ftl, **kw) -> None:
