@@ -52,7 +52,7 @@ robustness: pipeline
 
 # Each study rerun on every excerpt window of the real traces and on more seeds of the
 # stand-ins (config `spread:`), every claim rescored: results/spread.csv (a prediction is
-# stable or varies) and results/<study>/spread.csv.
+# stable or varies), figures/spread.png and results/<study>/spread.csv.
 spread: pipeline
 	$(WORKFLOW) $(SNAKEMAKE_ARGS) spread
 

@@ -105,8 +105,9 @@ def test_dry_run_spread_plans_every_window_and_seed_of_every_study(tmp_path: Pat
     assert res.returncode == 0, res.stdout + res.stderr
     selected = points(load_config())
     planned = _planned(res.stdout)
-    assert planned["spread_point"] == sum(len(v) for v in selected.values())
-    assert planned["spread_table"] == len(selected) and planned["spread"] == 1
+    assert planned["sweep_point"] == sum(len(v) for v in selected.values())
+    assert planned["sweep_table"] == len(selected) and planned["spread"] == 1
+    assert "robustness" not in planned
 
 
 def test_dry_run_reports_what_a_study_would_refuse(tmp_path: Path) -> None:
@@ -139,7 +140,13 @@ def test_tiny_end_to_end(tmp_path: Path) -> None:
     assert "WebSearch1" in headline and "Financial1" in headline
     assert (tmp_path / "results/notebooks/traces.ipynb").is_file()
     pngs = sorted(p.name for p in (tmp_path / "figures/traces").glob("*.png"))
-    assert pngs == ["address_time.png", "read_write_mix.png", "round_trip.png", "size_cdf.png"]
+    assert pngs == [
+        "address_time.png",
+        "read_write_mix.png",
+        "round_trip.png",
+        "size_cdf.png",
+        "spread.png",
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -568,7 +575,7 @@ def test_robustness_smoke(tiny_run: tuple[Path, Path], tmp_path: Path) -> None:
     res = _snakemake(work, config, "--dry-run", "robustness")
     selected = points(_tiny_selection())
     n_points = sum(len(v) for v in selected.values())
-    assert _planned(res.stdout)["robustness_point"] == n_points, res.stdout
+    assert _planned(res.stdout)["sweep_point"] == n_points, res.stdout
     assert "study_run" not in _planned(res.stdout)  # the default results are reused
     res = _snakemake(work, config, "robustness")
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]

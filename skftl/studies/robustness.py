@@ -270,20 +270,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sm.set_defaults(func=_cmd_summary)
 
 
-def _cmd_summary(args: argparse.Namespace) -> int:
+def save_summary_figure(
+    draw: Callable[[pd.DataFrame], Any], summary_table: pd.DataFrame, path: str | Path
+) -> None:
+    """A sweep summary's figure ``draw(summary_table)`` saved at ``path`` (PNG + PDF)."""
+    import matplotlib.pyplot as plt
+
     from skftl.plot import save_figure
 
+    fig = draw(summary_table)
+    try:
+        save_figure(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def _cmd_summary(args: argparse.Namespace) -> int:
     table = pd.concat([read_table(p) for p in args.tables], ignore_index=True)
     table["default"] = table["default"].astype(str) == "True"
     summary_table = classify(table)
     write_csv(summary_table, args.out)
     if args.figure:
-        import matplotlib.pyplot as plt
-
-        fig = figure(summary_table)
-        try:
-            save_figure(fig, args.figure)
-        finally:
-            plt.close(fig)
+        save_summary_figure(figure, summary_table, args.figure)
     print(counts(summary_table).to_string())
     return 0

@@ -5,8 +5,7 @@ that holds on one window or seed and not on the next rests on that choice. Each 
 (config ``spread:``) is rerun on every excerpt window of the real traces it loads
 (``traces.excerpt`` set to window k of ``windows``, :func:`skftl.run_traces.excerpt`) and on
 ``seeds`` more seeds of its stand-ins (the config's seed + 1 ..), and its claims rescored.
-For every prediction the summary then says, with the semantics of the traces study's
-:func:`skftl.studies.traces.spread.verdict_spread`:
+For every prediction the summary then says (:func:`verdict_spread`):
 
 - ``stable``: the run's verdict in every window and seed;
 - ``varies``: not (``held`` says in how many of the variants it is held).
@@ -14,7 +13,8 @@ For every prediction the summary then says, with the semantics of the traces stu
 One job per (study, variant) (:func:`run_point`, ``skftl spread point``, the robustness
 sweep's point rows), then one table per study (:func:`study_table`: ``results/<study>/
 spread.csv``, claim x variant -> verdict, ours) and one for the run (:func:`classify`:
-``results/spread.csv``, a row per prediction)."""
+``results/spread.csv``, a row per prediction; :func:`figure`: ``figures/spread.png``).
+:func:`study_spread` runs one study's variants in this process (a notebook's)."""
 
 from __future__ import annotations
 
@@ -32,9 +32,14 @@ from skftl.errors import ConfigError
 from skftl.io import write_csv
 from skftl.studies.provenance import scope, scope_text
 from skftl.studies.registry import STUDIES, study_module
-from skftl.studies.robustness import add_steps, counts, read_table, verdict_rows
+from skftl.studies.robustness import (
+    add_steps,
+    counts,
+    read_table,
+    save_summary_figure,
+    verdict_rows,
+)
 from skftl.studies.scorecard import headline
-from skftl.studies.traces.spread import verdict_spread
 
 #: spread classes of a prediction, best first
 CLASSES = ("stable", "varies")
@@ -59,6 +64,34 @@ def points(cfg: Mapping[str, Any]) -> dict[str, list[tuple[str, str]]]:
     ]
     variants += [(SEED, json.dumps(seed + k)) for k in range(1, int(section.get("seeds", 0)) + 1)]
     return {study: list(variants) for study in names}
+
+
+def verdict_spread(tables: Mapping[str, pd.DataFrame], base: pd.DataFrame) -> pd.DataFrame:
+    """Per claim of ``base`` (the run's own scored table): its value and verdict, and over
+    the variants in ``tables`` (label -> a scored table of the same claims) the lowest,
+    median and highest value, in how many of them it is held, and whether the verdict
+    differs between variants or from the run's (``stable``: it does not)."""
+    long = pd.concat(
+        [t[["claim", "ours", "verdict"]].assign(variant=label) for label, t in tables.items()],
+        ignore_index=True,
+    )
+    long["ours"] = pd.to_numeric(long["ours"], errors="coerce")
+    g = long.groupby("claim", sort=False)
+    out = pd.DataFrame(
+        {
+            "lowest": g["ours"].min(),
+            "median": g["ours"].median(),
+            "highest": g["ours"].max(),
+            "held": g["verdict"].agg(lambda v: int((v == "held").sum())),
+            "variants": g["verdict"].size(),
+        }
+    )
+    # the paper's value is echoed where the scored table has it
+    run = base.set_index("claim")[[c for c in ("paper", "ours", "verdict") if c in base]]
+    out = run.join(out, how="inner")
+    verdicts = g["verdict"].agg(frozenset)
+    out["stable"] = [verdicts[c] == frozenset([run.loc[c, "verdict"]]) for c in out.index]
+    return out
 
 
 def point_config(cfg: Mapping[str, Any], key: str, value: Any) -> dict[str, Any]:
@@ -98,6 +131,22 @@ def study_table(study: str, ds: xr.Dataset, variants: Sequence[pd.DataFrame]) ->
     table = pd.concat([*frames, *variants], ignore_index=True)
     table.insert(0, "study", study)
     return table[TABLE_COLUMNS]
+
+
+def study_spread(
+    cfg: Mapping[str, Any], study: str, ds: xr.Dataset, progress: bool = False
+) -> pd.DataFrame:
+    """``study``'s table (:func:`study_table`) with every variant the config's ``spread:``
+    section selects for it run here, one after the other (what the workflow's jobs do apart);
+    ``ds``: the study's dataset at the default."""
+    from tqdm.auto import tqdm
+
+    variants = points(cfg).get(study, [])
+    rows = [
+        run_point(cfg, study, key, json.loads(value))
+        for key, value in tqdm(variants, desc=f"{study} spread", disable=not progress)
+    ]
+    return study_table(study, ds, rows)
 
 
 def classify(table: pd.DataFrame) -> pd.DataFrame:
@@ -146,6 +195,49 @@ def class_counts(summary_table: pd.DataFrame) -> pd.DataFrame:
     return counts(summary_table, CLASSES)
 
 
+def figure(summary_table: pd.DataFrame):
+    """Per study, the predictions whose verdict varies over the windows and seeds: in how many
+    of the variants each is held (bar), coloured by its verdict at the default; the title of
+    each panel counts its stable and varying predictions."""
+    import matplotlib.pyplot as plt
+
+    from skftl.plot import use_style
+
+    use_style()
+    studies = list(dict.fromkeys(summary_table["study"])) or ["(none)"]
+    varies = summary_table[summary_table["class"] == "varies"]
+    sizes = [max(1, (varies["study"] == s).sum()) for s in studies]
+    fig, axes = plt.subplots(
+        len(studies),
+        1,
+        figsize=(7.5, 0.16 * sum(sizes) + 0.9 * len(studies) + 1.0),
+        height_ratios=[n + 3 for n in sizes],
+        squeeze=False,
+    )
+    colors = {"held": "#55a868", "missed": "#c44e52"}
+    for ax, study in zip(axes[:, 0], studies, strict=True):
+        part = varies[varies["study"] == study].reset_index(drop=True)
+        mine = summary_table[summary_table["study"] == study]
+        n_stable = int((mine["class"] == "stable").sum())
+        share = part["share_held"].astype(float)
+        color = [colors.get(v, "#e0b040") for v in part["at_default"]]
+        ax.barh(range(len(part)), share, color=color)
+        ax.scatter(share, range(len(part)), color=color, s=10, zorder=3)  # a share of 0 shows
+        ax.set_yticks(range(len(part)), list(part["claim"]), fontsize=5)
+        ax.set_ylim(max(len(part), 1) - 0.5, -0.5)
+        ax.set_xlim(0, 1)
+        ax.axvline(0.5, color="grey", lw=0.5, ls=":")
+        ax.set_title(f"{study}: {n_stable} predictions stable, {len(part)} vary", fontsize=8)
+    axes[-1, 0].set_xlabel("share of the windows and seeds in which the prediction holds")
+    fig.suptitle(
+        "Predictions whose verdict depends on the excerpt window or seed\n"
+        "(colour: the verdict at the default; green held, red missed, yellow another)",
+        fontsize=8,
+    )
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / fig.get_figheight()))  # room for the title
+    return fig
+
+
 # --- command line ---------------------------------------------------------------------------
 def register(subparsers: argparse._SubParsersAction) -> None:
     helps = {
@@ -156,11 +248,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     }
     pt, sm = add_steps(subparsers, "spread", helps, run_point, study_table)
     pt.add_argument("--key", required=True, choices=[EXCERPT, SEED], help="the varied key")
+    sm.add_argument("--figure", help="also draw it here (PNG + PDF)")
     sm.set_defaults(func=_cmd_summary)
 
 
 def _cmd_summary(args: argparse.Namespace) -> int:
     summary_table = classify(pd.concat([read_table(p) for p in args.tables], ignore_index=True))
     write_csv(summary_table, args.out)
+    if args.figure:
+        save_summary_figure(figure, summary_table, args.figure)
     print(class_counts(summary_table).to_string())
     return 0

@@ -14,7 +14,7 @@ import pytest
 from skftl.cli import main
 from skftl.config import load_config
 from skftl.errors import ConfigError
-from skftl.run_traces import excerpt, workload_for
+from skftl.run_traces import excerpt, excerpt_windows, workload_for
 from skftl.studies import spread as S
 from skftl.studies.provenance import TRACE_SET, scope
 from skftl.studies.registry import study_module
@@ -53,6 +53,31 @@ def test_an_excerpt_is_window_k_of_n_equal_consecutive_windows() -> None:
     assert excerpt(req, cfg) is req
     with pytest.raises(ConfigError, match="traces.excerpt: trace 'toy'"):
         excerpt(_requests(5), _with_excerpt(cfg, 3, 0))
+
+
+def test_windows_are_equal_consecutive_and_verdict_spread_counts_them() -> None:
+    t = _requests(103)
+    parts = excerpt_windows(t, 5)
+    assert [len(p) for p in parts] == [20] * 5
+    assert parts[1].offset_bytes[0] == 20 * 4096  # consecutive, in trace order
+    with pytest.raises(ValueError, match="cannot make"):
+        excerpt_windows(t, 60)
+
+    def scored(a: float, b: float) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "claim": ["x", "y"],
+                "paper": ["1", "2"],
+                "ours": [a, b],
+                "verdict": ["held" if abs(a - 1) < 0.25 else "missed", "held"],
+            }
+        )
+
+    spread = S.verdict_spread({"w1": scored(1.1, 2.0), "w2": scored(1.6, 2.1)}, scored(1.0, 2.0))
+    assert spread.loc["x", "lowest"] == pytest.approx(1.1)
+    assert spread.loc["x", "highest"] == pytest.approx(1.6)
+    assert (spread.loc["x", "held"], spread.loc["x", "variants"]) == (1, 2)
+    assert list(spread.index[~spread["stable"]]) == ["x"]  # y is held in every window
 
 
 def test_the_default_reads_every_trace_whole_and_scopes_as_before(shared_traces: Path) -> None:
@@ -147,10 +172,17 @@ def test_one_study_at_tiny_scale_through_its_variants(tmp_path: Path, capsys) ->
     assert list(table.columns) == S.TABLE_COLUMNS
     assert set(table["varied"]) == {"(default)", S.EXCERPT, S.SEED}
     assert len(table) == 4 * len(module.CLAIMS)
-    assert main(["spread", "summary", str(table_csv), "--out", str(summary_csv)]) == 0
+    spread_png = tmp_path / "spread.png"
+    assert main(["spread", "summary", str(table_csv), "--out", str(summary_csv),
+                 "--figure", str(spread_png)]) == 0  # fmt: skip
+    assert spread_png.stat().st_size > 0 and spread_png.with_suffix(".pdf").is_file()
     summary = pd.read_csv(summary_csv, keep_default_na=False)
     assert len(summary) > 0 and set(summary["class"]) <= set(S.CLASSES)
     assert (summary["variants"] == 3).all()
+    # a notebook's in-process run of the same variants gives the same table
+    here = S.study_spread(cfg, "bnvm", ds)
+    assert list(here["verdict"]) == list(table["verdict"])
+    assert list(here["varied"]) == list(table["varied"])
     windows = table[table["varied"] == S.EXCERPT].reset_index(drop=True)
     default = table[table["varied"] == "(default)"].reset_index(drop=True)
     assert (windows["verdict"][: len(default)] == default["verdict"]).all()

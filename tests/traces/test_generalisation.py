@@ -128,31 +128,3 @@ def test_split_half_compares_with_the_held_half_and_persistence():
     assert not row["holds"] and not row["persistence_holds"]
     within = generalisation.within_target(table)
     assert within.loc["read_fraction", "within"] == 0
-
-
-def test_excerpt_windows_and_verdict_spread():
-    from skftl.studies.traces.spread import excerpt_windows, unstable, verdict_spread
-
-    t = _trace(np.arange(103) * 4096, np.full(103, 4096), np.zeros(103, dtype=bool))
-    parts = excerpt_windows(t, 5)
-    assert [len(p) for p in parts] == [20] * 5
-    assert parts[1].offset_bytes[0] == 20 * 4096  # consecutive, in trace order
-    with pytest.raises(ValueError, match="cannot make"):
-        excerpt_windows(t, 60)
-
-    def scored(a: float, b: float) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "claim": ["x", "y"],
-                "paper": ["1", "2"],
-                "ours": [a, b],
-                "verdict": ["held" if abs(a - 1) < 0.25 else "missed", "held"],
-            }
-        )
-
-    base = scored(1.0, 2.0)
-    spread = verdict_spread({"w1": scored(1.1, 2.0), "w2": scored(1.6, 2.1)}, base)
-    assert spread.loc["x", "lowest"] == pytest.approx(1.1)
-    assert spread.loc["x", "highest"] == pytest.approx(1.6)
-    assert (spread.loc["x", "held"], spread.loc["x", "variants"]) == (1, 2)
-    assert list(unstable(spread).index) == ["x"]  # y is held in every window
