@@ -594,6 +594,29 @@ def test_robustness_smoke(tiny_run: tuple[Path, Path], tmp_path: Path) -> None:
     assert "robust" in out.stdout and "unreachable" in out.stdout
 
 
+@pytest.mark.slow
+def test_spread_smoke(tiny_run: tuple[Path, Path], tmp_path: Path) -> None:
+    """`make spread CONFIG=config/tiny.yaml` after `make`: the sweep rules robustness uses,
+    here one job per excerpt window and extra seed of tiny.yaml's selection, its table, the
+    summary and its figure."""
+    from skftl.config import load_config
+    from skftl.studies.spread import CLASSES, points
+
+    work = tmp_path / "work"
+    shutil.copytree(tiny_run[0], work, symlinks=True)
+    config = work / "tiny.yaml"
+    selected = points(load_config(ROOT / "config" / "tiny.yaml"))
+    assert selected and all(selected.values())
+    res = _snakemake(work, config, "spread")
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    for study, pts in selected.items():
+        assert len(list((work / f"results/{study}/spread").glob("point_*.csv"))) == len(pts)
+        assert (work / f"results/{study}/spread.csv").is_file()
+    summary = pd.read_csv(work / "results/spread.csv", keep_default_na=False)
+    assert set(summary["class"]) <= set(CLASSES) and len(summary) > 0
+    assert (work / "figures/spread.png").stat().st_size > 0
+
+
 def _tiny_selection() -> dict:
     from skftl.config import load_config
 
