@@ -45,9 +45,10 @@ def main() -> None:
     ap.add_argument("--max-requests", type=int, default=0, help="a prefix per trace (0: whole)")
     ap.add_argument("--out", type=Path, help="folder for the long tables")
     args = ap.parse_args()
-    names = _names(args.trace_dir)
-    if not names:
-        raise SystemExit(f"no registered trace found in {args.trace_dir}")
+    names = _names(args.trace_dir) if args.trace_dir.is_dir() else []
+    if not names:  # `make bench` runs every benchmark: this one needs the real traces
+        print(f"skipped: no registered trace found in {args.trace_dir}")
+        return
     traces = {n: load_trace(n, trace_dirs=[args.trace_dir]) for n in names}
     print(f"{len(names)} traces, seeds 0-{args.seeds - 1}, load average {os.getloadavg()}")
     split, loo = {}, {}
