@@ -144,4 +144,11 @@ CAPTIONS: dict[str, Caption] = {
         "Kolmogorov-Smirnov distance of each pair in the panel title (target at most 0.1). A "
         "check of skftl's trace synthesiser, not of the paper: it bears on no scored claim.",
     ),
+    "spread": Caption(
+        "The Table III predictions whose verdict is not the same on every excerpt window of "
+        "the real traces and every further seed of the synthetic stand-ins: per prediction, "
+        "the share of those windows and seeds in which it holds, coloured by its verdict on "
+        "the whole traces (skftl.studies.spread, as `make spread`).",
+        ("tab3",),
+    ),
 }
