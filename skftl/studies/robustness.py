@@ -19,7 +19,7 @@ import argparse
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import xarray as xr
@@ -32,6 +32,9 @@ from skftl.studies.claims import evaluate
 from skftl.studies.provenance import scope, scope_text
 from skftl.studies.registry import STUDIES, study_module
 from skftl.studies.scorecard import headline
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: robustness classes of a prediction, best first
 CLASSES = ("robust", "reachable", "unreachable")
@@ -157,7 +160,7 @@ def counts(summary_table: pd.DataFrame, classes: Sequence[str] = CLASSES) -> pd.
     return t.reindex(columns=list(classes), fill_value=0)
 
 
-def figure(summary_table: pd.DataFrame):
+def figure(summary_table: pd.DataFrame) -> Figure:
     """Per study, claim by claim (the predictions that are not robust), which of the study's
     assumptions flip its verdict at some plausible value: a dot per (claim, assumption),
     yellow where the claim is reachable, red where it is held nowhere (a red row without dots:

@@ -22,7 +22,7 @@ import argparse
 import copy
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import xarray as xr
@@ -40,6 +40,9 @@ from skftl.studies.robustness import (
     verdict_rows,
 )
 from skftl.studies.scorecard import headline
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: spread classes of a prediction, best first
 CLASSES = ("stable", "varies")
@@ -195,7 +198,7 @@ def class_counts(summary_table: pd.DataFrame) -> pd.DataFrame:
     return counts(summary_table, CLASSES)
 
 
-def figure(summary_table: pd.DataFrame):
+def figure(summary_table: pd.DataFrame) -> Figure:
     """Per study, the predictions whose verdict varies over the windows and seeds: in how many
     of the variants each is held (bar), coloured by its verdict at the default; the title of
     each panel counts its stable and varying predictions."""
