@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 import xarray as xr
 
@@ -165,21 +166,10 @@ def figure(summary_table: pd.DataFrame) -> Figure:
     assumptions flip its verdict at some plausible value: a dot per (claim, assumption),
     yellow where the claim is reachable, red where it is held nowhere (a red row without dots:
     no plausible value moves it)."""
-    import matplotlib.pyplot as plt
-
-    from skftl.plot import use_style
-
-    use_style()
     rows = summary_table[summary_table["class"] != "robust"]
     studies = list(dict.fromkeys(rows["study"])) or ["(none)"]
     sizes = [max(1, (rows["study"] == s).sum()) for s in studies]
-    fig, axes = plt.subplots(
-        len(studies),
-        1,
-        figsize=(7.5, 0.16 * sum(sizes) + 1.1 * len(studies) + 1.0),
-        height_ratios=[n + 4 for n in sizes],
-        squeeze=False,
-    )
+    fig, axes = study_panels(sizes, panel_inches=1.1, panel_rows=4)
     colors = {"reachable": "#e0b040", "unreachable": "#c44e52"}
     for ax, study in zip(axes[:, 0], studies, strict=True):
         part = rows[rows["study"] == study].reset_index(drop=True)
@@ -197,10 +187,38 @@ def figure(summary_table: pd.DataFrame) -> Figure:
         ax.set_title(
             f"{study}: predictions not robust, and the assumptions that flip them", fontsize=8
         )
-    fig.suptitle(
-        "Which assumption flips which prediction (yellow: reachable, red: unreachable)", fontsize=9
+    return titled(
+        fig,
+        "Which assumption flips which prediction (yellow: reachable, red: unreachable)",
+        fontsize=9,
+        title_inches=0.35,
     )
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))  # room for the title
+
+
+def study_panels(
+    sizes: Sequence[int], panel_inches: float, panel_rows: int
+) -> tuple[Figure, np.ndarray]:
+    """A sweep figure's panels, one per study stacked (axes ``[:, 0]``): each as tall as its
+    ``sizes`` rows (claims) plus ``panel_rows`` for its title and axis, the figure 0.16 inch
+    per row plus ``panel_inches`` per panel and an inch for the title."""
+    import matplotlib.pyplot as plt
+
+    from skftl.plot import use_style
+
+    use_style()
+    return plt.subplots(
+        len(sizes),
+        1,
+        figsize=(7.5, 0.16 * sum(sizes) + panel_inches * len(sizes) + 1.0),
+        height_ratios=[n + panel_rows for n in sizes],
+        squeeze=False,
+    )
+
+
+def titled(fig: Figure, title: str, fontsize: float, title_inches: float) -> Figure:
+    """``fig`` with ``title`` above its panels, laid out with ``title_inches`` kept for it."""
+    fig.suptitle(title, fontsize=fontsize)
+    fig.tight_layout(rect=(0, 0, 1, 1 - title_inches / fig.get_figheight()))
     return fig
 
 
@@ -211,12 +229,15 @@ def add_steps(
     helps: Mapping[str, str],
     run: Callable[[Mapping[str, Any], str, str, Any], pd.DataFrame],
     table: Callable[[str, xr.Dataset, Sequence[pd.DataFrame]], pd.DataFrame],
-) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    summarise: Callable[[pd.DataFrame], pd.DataFrame],
+    draw: Callable[[pd.DataFrame], Figure],
+    count: Callable[[pd.DataFrame], pd.DataFrame],
+) -> argparse.ArgumentParser:
     """A sweep's command ``command`` with its steps ``point`` (``run(cfg, study, key,
     value)``, written as CSV), ``table`` (``table(study, default dataset, points)``) and
-    ``summary`` and their common arguments (``helps``: the command's and each step's help).
-    Returns the point's and the summary's parsers: each sweep adds the point's ``--key`` and
-    its summary's own."""
+    ``summary`` (``summarise(the study tables)``, written as CSV, ``draw`` its figure with
+    ``--figure``, ``count`` printed) and their arguments (``helps``: the command's and each
+    step's help). Returns the point's parser: each sweep adds its ``--key``."""
     p = subparsers.add_parser(command, help=helps[command])
     sub = p.add_subparsers(dest=f"{command}_command", metavar="STEP", required=True)
     pt = sub.add_parser("point", help=helps["point"])
@@ -231,6 +252,7 @@ def add_steps(
     sm = sub.add_parser("summary", help=helps["summary"])
     sm.add_argument("tables", nargs="+", help=f"study tables (results/<study>/{command}.csv)")
     sm.add_argument("--out", required=True)
+    sm.add_argument("--figure", help="also draw it here (PNG + PDF)")
 
     def point(args: argparse.Namespace) -> int:
         cfg = load_config(args.config)
@@ -242,9 +264,20 @@ def add_steps(
         write_csv(table(args.study, ds, [read_table(p) for p in args.points]), args.out)
         return 0
 
+    def summary(args: argparse.Namespace) -> int:
+        tables = pd.concat([read_table(p) for p in args.tables], ignore_index=True)
+        tables["default"] = tables["default"].astype(str) == "True"
+        summary_table = summarise(tables)
+        write_csv(summary_table, args.out)
+        if args.figure:
+            _save_figure(draw, summary_table, args.figure)
+        print(count(summary_table).to_string())
+        return 0
+
     pt.set_defaults(func=point)
     tb.set_defaults(func=study)
-    return pt, sm
+    sm.set_defaults(func=summary)
+    return pt
 
 
 def read_table(path: str | Path) -> pd.DataFrame:
@@ -267,14 +300,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "table": "a study's robustness table from its points",
         "summary": "every study's predictions by robustness class",
     }
-    pt, sm = add_steps(subparsers, "robustness", helps, run_point, study_table)
+    pt = add_steps(
+        subparsers, "robustness", helps, run_point, study_table, classify, figure, counts
+    )
     pt.add_argument("--key", required=True, help="the assumption's key below the study section")
-    sm.add_argument("--figure", help="also draw it here (PNG + PDF)")
-    sm.set_defaults(func=_cmd_summary)
 
 
-def save_summary_figure(
-    draw: Callable[[pd.DataFrame], Any], summary_table: pd.DataFrame, path: str | Path
+def _save_figure(
+    draw: Callable[[pd.DataFrame], Figure], summary_table: pd.DataFrame, path: str | Path
 ) -> None:
     """A sweep summary's figure ``draw(summary_table)`` saved at ``path`` (PNG + PDF)."""
     import matplotlib.pyplot as plt
@@ -286,14 +319,3 @@ def save_summary_figure(
         save_figure(fig, path)
     finally:
         plt.close(fig)
-
-
-def _cmd_summary(args: argparse.Namespace) -> int:
-    table = pd.concat([read_table(p) for p in args.tables], ignore_index=True)
-    table["default"] = table["default"].astype(str) == "True"
-    summary_table = classify(table)
-    write_csv(summary_table, args.out)
-    if args.figure:
-        save_summary_figure(figure, summary_table, args.figure)
-    print(counts(summary_table).to_string())
-    return 0

@@ -29,16 +29,9 @@ import xarray as xr
 
 from skftl.config import validate
 from skftl.errors import ConfigError
-from skftl.io import write_csv
 from skftl.studies.provenance import scope, scope_text
 from skftl.studies.registry import STUDIES, study_module
-from skftl.studies.robustness import (
-    add_steps,
-    counts,
-    read_table,
-    save_summary_figure,
-    verdict_rows,
-)
+from skftl.studies.robustness import add_steps, counts, study_panels, titled, verdict_rows
 from skftl.studies.scorecard import headline
 
 if TYPE_CHECKING:
@@ -202,21 +195,10 @@ def figure(summary_table: pd.DataFrame) -> Figure:
     """Per study, the predictions whose verdict varies over the windows and seeds: in how many
     of the variants each is held (bar), coloured by its verdict at the default; the title of
     each panel counts its stable and varying predictions."""
-    import matplotlib.pyplot as plt
-
-    from skftl.plot import use_style
-
-    use_style()
     studies = list(dict.fromkeys(summary_table["study"])) or ["(none)"]
     varies = summary_table[summary_table["class"] == "varies"]
     sizes = [max(1, (varies["study"] == s).sum()) for s in studies]
-    fig, axes = plt.subplots(
-        len(studies),
-        1,
-        figsize=(7.5, 0.16 * sum(sizes) + 0.9 * len(studies) + 1.0),
-        height_ratios=[n + 3 for n in sizes],
-        squeeze=False,
-    )
+    fig, axes = study_panels(sizes, panel_inches=0.9, panel_rows=3)
     colors = {"held": "#55a868", "missed": "#c44e52"}
     for ax, study in zip(axes[:, 0], studies, strict=True):
         part = varies[varies["study"] == study].reset_index(drop=True)
@@ -232,13 +214,13 @@ def figure(summary_table: pd.DataFrame) -> Figure:
         ax.axvline(0.5, color="grey", lw=0.5, ls=":")
         ax.set_title(f"{study}: {n_stable} predictions stable, {len(part)} vary", fontsize=8)
     axes[-1, 0].set_xlabel("share of the windows and seeds in which the prediction holds")
-    fig.suptitle(
+    return titled(
+        fig,
         "Predictions whose verdict depends on the excerpt window or seed\n"
         "(colour: the verdict at the default; green held, red missed, yellow another)",
         fontsize=8,
+        title_inches=0.45,
     )
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.45 / fig.get_figheight()))  # room for the title
-    return fig
 
 
 # --- command line ---------------------------------------------------------------------------
@@ -249,16 +231,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "table": "a study's spread table from its variants",
         "summary": "every study's predictions: stable or varies",
     }
-    pt, sm = add_steps(subparsers, "spread", helps, run_point, study_table)
+    pt = add_steps(
+        subparsers, "spread", helps, run_point, study_table, classify, figure, class_counts
+    )
     pt.add_argument("--key", required=True, choices=[EXCERPT, SEED], help="the varied key")
-    sm.add_argument("--figure", help="also draw it here (PNG + PDF)")
-    sm.set_defaults(func=_cmd_summary)
-
-
-def _cmd_summary(args: argparse.Namespace) -> int:
-    summary_table = classify(pd.concat([read_table(p) for p in args.tables], ignore_index=True))
-    write_csv(summary_table, args.out)
-    if args.figure:
-        save_summary_figure(figure, summary_table, args.figure)
-    print(class_counts(summary_table).to_string())
-    return 0
