@@ -43,9 +43,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from skftl.dram.state import inline
 from skftl.dram.timing import B_STRIDE
 from skftl.errors import ConfigError
-from skftl.inlining import inlined
 
 PLACEMENTS = (
     "single",
@@ -121,13 +121,13 @@ class Layout:
         return lp
 
 
-@inlined(_nrt=False)
+@inline
 def layout_tuple(a):
     """The layout vector as a tuple (see timing.params_tuple)."""
     return (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10])
 
 
-@inlined(_nrt=False)
+@inline
 def with_shape(lp, n_banks, nb_shift, k, wpb, dynamic, interleaved):
     """``lp`` (a layout tuple) with the set's shape replaced (``nb_shift``: log2_or_minus1
     of ``n_banks``): a kernel compiled for one placement passes constants, which then
@@ -136,7 +136,7 @@ def with_shape(lp, n_banks, nb_shift, k, wpb, dynamic, interleaved):
             lp[LP_EPR_SHIFT], lp[LP_PPB_SHIFT], interleaved)  # fmt: skip
 
 
-@inlined(_nrt=False)
+@inline
 def _divmod(x, d, shift):
     """(x // d, x % d) for x >= 0; shifts when d = 2**shift (hardware divides are slow)."""
     if shift >= 0:
@@ -144,7 +144,7 @@ def _divmod(x, d, shift):
     return x // d, x % d
 
 
-@inlined(_nrt=False)
+@inline
 def set_address(g, lp):
     """(bank of chunk 0, row) of set g; chunk j is in bank ``chunk_bank(base, j, lp)``,
     same row (all chunks of a set sit at the same offset in their banks). Interleaved:
@@ -157,7 +157,7 @@ def set_address(g, lp):
     return base, _divmod(slot * lp[LP_WPB], lp[LP_EPR], lp[LP_EPR_SHIFT])[0]
 
 
-@inlined(_nrt=False)
+@inline
 def chunk_bank(base, j, lp):
     """Bank of chunk j of a set whose chunk 0 is in bank ``base``: (base + j) mod
     n_banks, with j < k <= n_banks."""
@@ -165,7 +165,7 @@ def chunk_bank(base, j, lp):
     return b - lp[LP_NB] if b >= lp[LP_NB] else b
 
 
-@inlined(_nrt=False)
+@inline
 def bt_address(page, lp):
     """(bank, row) of the block-table entry of physical page ``page``."""
     block, offset = _divmod(page, lp[LP_PPB], lp[LP_PPB_SHIFT])
@@ -174,7 +174,7 @@ def bt_address(page, lp):
     return bank, lp[LP_BT_ROW_BASE] + _divmod(idx, lp[LP_EPR], lp[LP_EPR_SHIFT])[0]
 
 
-@inlined(_nrt=False)
+@inline
 def chunk_order(base, lp, banks, recency_col, order):
     """Fill ``order[:k]`` with the chunk indices of a set (chunk 0 in bank ``base``) in
     read order: 0..k-1 (fixed), or by the recency of their banks, least recent first

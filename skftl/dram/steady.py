@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from skftl.dram.state import inline
 from skftl.dram.timing import (
     B_LAST_ACT,
     B_LAST_IDX,
@@ -44,7 +45,6 @@ from skftl.dram.timing import (
     bank_at,
     bank_group,
 )
-from skftl.inlining import inlined
 
 SLOTS = 1 << 12  # memo entries (a power of two); filled at most half
 M_KEY, M_NEXT, M_LAT, M_CLS = range(4)  # fields of an entry
@@ -65,7 +65,7 @@ def new_memo() -> np.ndarray:
     return np.zeros(M_HITS + 1, dtype=np.int64)
 
 
-@inlined(_nrt=False)
+@inline
 def probe_state(seq, t, banks):
     """The key of the probe state whose banks in read order are ``seq`` (2 bits each)
     and whose last READ is at ``t``, read from the bank state; -1 if it has none."""
@@ -83,7 +83,7 @@ def probe_state(seq, t, banks):
     return key
 
 
-@inlined(_nrt=False)
+@inline
 def memo_find(memo, ck):
     """Index of the entry for lookup key ``ck``, or ``-1 - i`` with ``i`` the free entry
     where it would go (``-1 - SLOTS`` when the memo is half full: store nothing)."""
@@ -98,7 +98,7 @@ def memo_find(memo, ck):
         h = (h + 1) & (SLOTS - 1)
 
 
-@inlined(_nrt=False)
+@inline
 def memo_put(memo, miss, ck, nxt, lat, cls):
     """Store (next state, cycles, classes) for ``ck`` where memo_find's ``miss`` says."""
     at = -1 - miss
@@ -110,13 +110,13 @@ def memo_put(memo, miss, ck, nxt, lat, cls):
         memo[M_USED] += 1
 
 
-@inlined(_nrt=False)
+@inline
 def class_snapshot(cases, tally):
     """Reads counted so far in the conflict classes 0-3 (a window of 4) and no-repeat."""
     return (cases[0], cases[1], cases[2], cases[3], tally)
 
 
-@inlined(_nrt=False)
+@inline
 def classes_since(snap, cases, tally):
     """The reads classified since ``snap`` (class_snapshot), packed CLS_BITS per class:
     a probe's classes, added up over many probes in one register (flush_classes)."""
@@ -125,7 +125,7 @@ def classes_since(snap, cases, tally):
             + ((tally - snap[4]) << (4 * CLS_BITS)))  # fmt: skip
 
 
-@inlined(_nrt=False)
+@inline
 def flush_classes(acc, cases, tally):
     """Add a sum of packed probe classes to ``cases``; returns the new tally."""
     for c in range(N_BANKS):
@@ -133,7 +133,7 @@ def flush_classes(acc, cases, tally):
     return tally + ((acc >> (CLS_BITS * N_BANKS)) & ((1 << CLS_BITS) - 1))
 
 
-@inlined(_nrt=False)
+@inline
 def after_steady(s, reads, cycles, acts):
     """The scalar state after a steady probe of ``reads`` reads, ``cycles`` long, with
     ``acts`` ACTs: what the probe advances; the rest lags until materialize."""
@@ -141,7 +141,7 @@ def after_steady(s, reads, cycles, acts):
             s[S_ACT_POS] + acts, s[S_NEXT_REF])  # fmt: skip
 
 
-@inlined(_nrt=False)
+@inline
 def materialize(key, row, m_run, s, tp, banks, acts):
     """Write the probe state ``key`` (every bank's row ``row``; ``m_run`` reads per chunk
     run, the last READ at ``s[S_PREV_RD]``, the stream at ``s[S_COUNT]``) into the bank
@@ -163,7 +163,7 @@ def materialize(key, row, m_run, s, tp, banks, acts):
     return (count, s[S_STAMP], t, group, last_act, group, act_pos, s[S_NEXT_REF])
 
 
-@inlined(_nrt=False)
+@inline
 def caught_up(behind, key, row, m_run, s, tp, banks, acts):
     """The full scalar state, the probe state ``key`` written back first if steady
     probes left the bank state ``behind`` it (see materialize)."""

@@ -42,10 +42,9 @@ from dataclasses import dataclass, fields
 import numba
 import numpy as np
 
-from skftl.dram.state import BankState
+from skftl.dram.state import BankState, inline
 from skftl.errors import ConfigError
 from skftl.hugepages import huge_zeros
-from skftl.inlining import inlined
 
 # indices into the int64 timing-parameter vector
 TP_MODEL, TP_RCD, TP_CL, TP_RTP, TP_CCD_S, TP_RP, TP_DL, TP_WINDOW = range(8)
@@ -197,7 +196,7 @@ S_COUNT, S_STAMP, S_PREV_RD, S_PREV_RD_GROUP = range(4)
 S_LAST_ACT, S_LAST_ACT_GROUP, S_ACT_POS, S_NEXT_REF = range(4, 8)
 
 
-@inlined(_nrt=False)
+@inline
 def params_tuple(a, model):
     """The timing vector as a tuple: kernels read parameters from registers, not from an
     array that every store to the state arrays might alias. ``model`` replaces
@@ -207,13 +206,13 @@ def params_tuple(a, model):
             a[13], a[14], a[15], a[16], a[17])  # fmt: skip
 
 
-@inlined(_nrt=False)
+@inline
 def load_state(sc):
     return (sc[SC_COUNT], sc[SC_STAMP], sc[SC_PREV_RD], sc[SC_PREV_RD_GROUP], sc[SC_LAST_ACT],
             sc[SC_LAST_ACT_GROUP], sc[SC_ACT_POS], sc[SC_NEXT_REF])  # fmt: skip
 
 
-@inlined(_nrt=False)
+@inline
 def store_state(sc, s, tp):
     sc[SC_COUNT], sc[SC_STAMP], sc[SC_PREV_RD], sc[SC_PREV_RD_GROUP] = s[0], s[1], s[2], s[3]
     sc[SC_LAST_ACT], sc[SC_LAST_ACT_GROUP], sc[SC_ACT_POS] = s[4], s[5], s[6]
@@ -222,20 +221,20 @@ def store_state(sc, s, tp):
     sc[SC_REFRESHES] = s[7] // tp[TP_REFI] - 1 if tp[TP_REFI] > 0 else 0
 
 
-@inlined(_nrt=False)
+@inline
 def advanced(s, reads):
     """The state ``reads`` stream positions on, nothing else changed."""
     return (s[0] + reads, s[1], s[2], s[3], s[4], s[5], s[6], s[7])
 
 
-@inlined(_nrt=False)
+@inline
 def read_to(s, reads, rd, group):
     """The state ``reads`` stream positions on, the last of those READs at ``rd`` in bank
     group ``group`` (row hits: no ACT, no refresh)."""
     return (s[0] + reads, s[1], rd, group, s[4], s[5], s[6], s[7])
 
 
-@inlined(_nrt=False)
+@inline
 def bank_at(bank):
     """Offset of ``bank``'s fields in the flat bank state. The mask (banks are < 2**31)
     tells LLVM the index is not negative, so numba's negative-index fix-up (three
@@ -259,14 +258,14 @@ def _refresh(tp, banks, next_ref):
     return end
 
 
-@inlined(_nrt=False)
+@inline
 def bank_group(bank, tp):
     """Bank group of ``bank`` (strict model)."""
     n_groups = tp[TP_GROUPS]  # a mask when a power of two: a divide takes tens of cycles
     return bank & (n_groups - 1) if n_groups & (n_groups - 1) == 0 else bank % n_groups
 
 
-@inlined(_nrt=False)
+@inline
 def _classify(bank, row, tp, banks, count):
     """(row hit, Table V class index, see case_labels) of a read of (bank, row) at stream
     position ``count``."""
@@ -278,7 +277,7 @@ def _classify(bank, row, tp, banks, count):
     return hit, window + 1 if hit else (n - 1 if n > 0 else window)
 
 
-@inlined(_nrt=False)
+@inline
 def _after_read(bank, hit, tp, banks, s):
     """Bank recency after the read at stream position ``s[S_COUNT]``; the new state."""
     count, at = s[S_COUNT], bank_at(bank)
@@ -290,7 +289,7 @@ def _after_read(bank, hit, tp, banks, s):
     return (count + 1, stamp, s[2], s[3], s[4], s[5], s[6], s[7])
 
 
-@inlined(_nrt=False)
+@inline
 def _strict_core(bank, row, tp, banks, acts, s):
     """:func:`read_core` under the strict model: schedule one READ (plus PRE/ACT when the
     row is not open) under DDR4 rules, between :func:`_classify` and :func:`_after_read`.
@@ -362,7 +361,7 @@ def recency_col(timing: DramTiming) -> int:
     return B_RECENCY if timing.reorder_on_act else B_LAST_IDX
 
 
-@inlined(_nrt=False)
+@inline
 def _tally(cls, window, cases, tally):
     """Count a read's class: "no bank repeat" in the local tally (see load_state for
     why), the rare bank conflicts in ``cases``; row hits are the rest (flush_tally)."""
@@ -373,7 +372,7 @@ def _tally(cls, window, cases, tally):
     return tally
 
 
-@inlined(_nrt=False)
+@inline
 def paper_conflict(n, tp):
     """Paper-model cycles of a read whose bank was last read ``n`` reads before (1 <=
     n <= window) with another row open: ``RTP + RP + RCD + CL + DL - (CL[t-n] +
@@ -382,7 +381,7 @@ def paper_conflict(n, tp):
     return max(dl, tp[TP_RTP] + tp[TP_RP] + tp[TP_RCD] + dl - n * dl)
 
 
-@inlined(_nrt=False)
+@inline
 def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
     """``m`` reads of (bank, row) under the paper model, the first at stream position
     ``count``: :func:`read_core` for the first read, then ``m - 1`` row hits, written
@@ -409,7 +408,7 @@ def _paper_run(bank, row, m, count, stamp, tp, banks, cases):
     return lat + (m - 1) * dl, no_repeat, stamp
 
 
-@inlined(_nrt=False)
+@inline
 def close_idle(bank, tp, banks, count):
     """Fig. 6 / Table V's window rule (the LPMT's ``row_hits: window``), before the paper
     model reads ``bank`` at stream position ``count``: a read is a row hit only if the
@@ -423,7 +422,7 @@ def close_idle(bank, tp, banks, count):
         banks[at + B_OPEN] = -1
 
 
-@inlined(_nrt=False)
+@inline
 def repeat_pass_ok(tp, s, next_ref0, reads):
     """Whether ``reads`` more reads, each of a row that the pass just read opened in its
     bank (the later passes of an interleaved probe), are all row hits that
@@ -437,7 +436,7 @@ def repeat_pass_ok(tp, s, next_ref0, reads):
     return s[S_NEXT_REF] == next_ref0 and s[S_PREV_RD] + reads * tp[TP_CCD_L] < s[S_NEXT_REF]
 
 
-@inlined(_nrt=False)
+@inline
 def repeat_read(bank, tp, banks, s):
     """A read of the row open in ``bank`` under :func:`repeat_pass_ok`'s guarantee, in
     closed form: what the hook's read_run gives for it, without classifying it (a row hit: no
@@ -471,7 +470,7 @@ def repeat_read(bank, tp, banks, s):
 #   again, and the scheduler is most of a kernel's compile time).
 
 
-@inlined(_nrt=False)
+@inline
 def paper_read_run(bank, row, m, tp, dram, s, tally):
     """The timing hook's read_run under the paper model."""
     lat, no_repeat, stamp = _paper_run(bank, row, m, s[S_COUNT], s[S_STAMP], tp, dram.banks,
@@ -480,7 +479,7 @@ def paper_read_run(bank, row, m, tp, dram, s, tally):
     return lat, s, tally + no_repeat
 
 
-@inlined(_nrt=False)
+@inline
 def strict_read_run(bank, row, m, tp, dram, s, tally):
     """The timing hook's read_run under the strict model: the scheduler, looped only when
     a refresh may fall inside the run."""
@@ -510,7 +509,7 @@ def strict_read_run_call(bank, row, m, tp, dram, s, tally):
     return strict_read_run(bank, row, m, tp, dram, s, tally)
 
 
-@inlined(_nrt=False)
+@inline
 def either_read_run(bank, row, m, tp, dram, s, tally):
     """The timing hook's read_run under the model ``tp[TP_MODEL]``, read at run time."""
     if tp[TP_MODEL] == MODEL_PAPER:
@@ -531,13 +530,13 @@ TIMING_HOOKS = {
 }
 
 
-@inlined(_nrt=False)
+@inline
 def conflicts(tp, cases):
     """Reads counted so far in the bank-conflict classes b[t] = b[t-1..window]."""
     return cases[: tp[TP_WINDOW]].sum()
 
 
-@inlined(_nrt=False)
+@inline
 def flush_tally(tp, cases, tally, reads, conflicts_before):
     """Add a run of ``reads`` reads to ``cases``: ``tally`` of them had no bank repeat,
     the bank conflicts are in ``cases`` already (``conflicts_before`` before the run),

@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skftl.inlining import inlined
 from skftl.power.state import (
     A_CP_LEN,
     A_CP_OFF,
@@ -22,12 +21,13 @@ from skftl.power.state import (
     STAT_PEAK_CURRENT,
     STAT_VIOLATION_SAMPLES,
     ceil_div,
+    inline,
     lowest_bit,
     unsigned,
 )
 
 
-@inlined(_nrt=False)
+@inline
 def _stretch(k0, k1, cur, budget, bin_samples, series):
     """Samples ``k0 .. k1 - 1`` all carry the current ``cur``: raise the recorded bins'
     maxima; returns how many of the samples are above the budget."""
@@ -63,7 +63,7 @@ def _prepare_log(log, i0, i1, tables, table_start):
     return w
 
 
-@inlined(_nrt=False)
+@inline
 def _entry(i, i_end, log):
     """Prepared log entry ``i``: (first sample, first and end change point); first sample
     INF past the end."""
