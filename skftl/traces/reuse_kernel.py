@@ -681,10 +681,9 @@ def claim_sources(
     if np.any(kind == 1):  # a run that goes over another is of its length class, not its
         # head's size class: it then ends about where its source's run did, inside the
         # pages that run touched (else its last requests go on past them, onto new pages)
-        run_bytes = np.zeros(n, dtype=np.int64)
+        run_bytes = np.empty(n, dtype=np.int64)
         run_class = np.empty(n, dtype=np.int16)
-        for r in range(n):
-            run_bytes[run_head[r]] += sizes[r]
+        run_bytes_into(is_write, seq, sizes, run_head, run_bytes, run_bytes[:0])
         for r in range(n):
             run_class[r] = size_class(run_bytes[r], is_write[r]) if run_bytes[r] else 0
         for h in range(m):
