@@ -32,10 +32,16 @@ def matches(pattern: str, claim_id: str) -> bool:
     return fnmatchcase(claim_id, pattern) or fnmatchcase(claim_id, pattern + ".*")
 
 
-def bears_on(caption: Caption, claim_ids: Iterable[str]) -> list[str]:
-    """The claim ids (in the given order) a caption's patterns select."""
+def patterns(caption: Caption) -> tuple[list[str], list[str]]:
+    """(the patterns that select claims, those that remove them, without their ``!``)."""
     keep = [p for p in caption.claims if not p.startswith("!")]
     drop = [p[1:] for p in caption.claims if p.startswith("!")]
+    return keep, drop
+
+
+def bears_on(caption: Caption, claim_ids: Iterable[str]) -> list[str]:
+    """The claim ids (in the given order) a caption's patterns select."""
+    keep, drop = patterns(caption)
     return [
         c
         for c in claim_ids

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from skftl.io import write_text
-from skftl.studies.captions import Caption, bears_on
+from skftl.studies.captions import Caption, bears_on, patterns
 from skftl.studies.claims import BASES, VERDICTS
 from skftl.studies.registry import study_module
 from skftl.studies.scorecard import LEGEND, VERDICT_COLORS, counts, not_results, with_unit
@@ -154,9 +154,9 @@ def caption_rst(study: str, caption: Caption, headline: pd.DataFrame) -> str:
     on in the run's ``headline`` (predictions per verdict, the claims that are not results
     per basis, the predictions not held by id)."""
     ids = bears_on(caption, headline["claim"])
-    keep = [f"``{p}``" for p in caption.claims if not p.startswith("!")]
-    drop = [f"``{p[1:]}``" for p in caption.claims if p.startswith("!")]
-    pats = ", ".join(keep) + (f" except {', '.join(drop)}" if drop else "")
+    keep, drop = patterns(caption)
+    pats = ", ".join(f"``{p}``" for p in keep)
+    pats += f" except {', '.join(f'``{p}``' for p in drop)}" if drop else ""
     parts = [caption.shows.strip(), ""]
     if not caption.claims:
         parts.append("**Claims:** none of the study's scored claims rests on this figure.")
