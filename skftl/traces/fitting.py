@@ -554,8 +554,9 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
                     _ratio(t, g) for t, g in zip(p[key], got[key], strict=True)
                 ]
                 changes[field] = tuple(f.tolist())
-    if spec.overlap_read_fraction > 0 and not spec.overlap_page_counts:  # an older profile:
-        # reads over written data, on the page share they are there for
+    # an older profile's overlaps are reads over written data only, fitted by their share
+    older_overlaps = spec.overlap_read_fraction > 0 and not spec.overlap_page_counts
+    if older_overlaps:  # on the page share of written data they are there for
         step = _ratio(p["read_hit_written_share"], got["read_hit_written_share"])
         changes["overlap_read_fraction"] = float(np.clip(spec.overlap_read_fraction * step, 0, 1))
     rewrite_step = _ratio(_num(p["rewrite_share"], 0.0), _num(got["rewrite_share"], 0.0))
@@ -569,10 +570,9 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
             read_old,
             float(np.clip(write_old * rewrite_step, 0.0, 1.0)),
         )
-    if spec.overlap_written_shares and not (
-        spec.overlap_read_fraction > 0 and not spec.overlap_page_counts
-    ):  # which runs the overlapping heads continue, on the page shares of written data
-        # that reads and writes hit
+    if spec.overlap_written_shares and not older_overlaps:
+        # which runs the overlapping heads continue, on the page shares of written data that
+        # reads and writes hit
         read_step = _ratio(
             _num(p["read_hit_written_share"], 0.0), _num(got["read_hit_written_share"], 0.0)
         )
