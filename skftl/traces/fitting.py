@@ -365,6 +365,20 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         overlap_run_old_shares=_overlap_run_old_shares(p),
         **_overlap(p),
         phase_read_fractions=tuple(p.get("phase_read_fractions") or ()),
+        # the reads' sequential share per slice (an app loading reads long runs, then runs
+        # on a small hot set: what bends its footprint growth); the writes' is measured too
+        # but not fitted: with it the look-alikes of the write-only precondition traces lost
+        # their rewrite share and growth (docs/generalisation.md)
+        phase_seq_read_factors=tuple(p.get("phase_seq_read_ratios") or ()),
+        # per slice, the share of the heads at a new address that overlap earlier runs
+        # (little to overlap early) and the share of those that are runs of one
+        phase_overlap_read_factors=tuple(p.get("phase_touch_read_ratios") or ()),
+        phase_overlap_write_factors=tuple(p.get("phase_touch_write_ratios") or ()),
+        overlap_single_run_shares=_per_type_shares(
+            p, "touch_{}_single_run_share", "single_run_share"
+        ),
+        phase_overlap_single_read_factors=tuple(p.get("phase_touch_read_single_ratios") or ()),
+        phase_overlap_single_write_factors=tuple(p.get("phase_touch_write_single_ratios") or ()),
         phase_read_size_factors=_phase(p, "read"),
         phase_write_size_factors=_phase(p, "write"),
         phase_follow_read_size_factors=_phase(p, "read", "follow") if follow_read else (),

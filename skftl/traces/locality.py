@@ -233,6 +233,23 @@ def _overlap_reads(requests: Requests, touches: np.ndarray, new_single: np.ndarr
 
 
 PHASE_SLICES = 20  # equal time slices (in requests) of the phase measures
+# A slice's share of some event is its own only where the slice expects this many events at
+# the trace's share (else the trace's share, ratio 1): the relative standard error of a count
+# of 30 is about 18 %, and a share from fewer is mostly noise.
+PHASE_MIN_EVENTS = 30
+
+
+def _share_ratios(slice_of: np.ndarray, among: np.ndarray, event: np.ndarray) -> list[float]:
+    """Per equal time slice (``slice_of`` per request, PHASE_SLICES of them), the share of the
+    requests ``among`` that are ``event`` over that share in the whole trace; 1 where the slice
+    expects fewer than PHASE_MIN_EVENTS events (and everywhere when there are none)."""
+    share = float(event[among].mean()) if among.any() else 0.0
+    if share <= 0:
+        return [1.0] * PHASE_SLICES
+    mine = np.bincount(slice_of[among], minlength=PHASE_SLICES)
+    hits = np.bincount(slice_of[among & event], minlength=PHASE_SLICES)
+    own = mine * share >= PHASE_MIN_EVENTS
+    return np.where(own, hits / np.maximum(mine, 1) / share, 1.0).tolist()
 
 
 def _phases(requests: Requests) -> dict[str, list[float]]:
@@ -257,8 +274,10 @@ def _fresh_phases(requests: Requests, head: np.ndarray, follow: np.ndarray, new:
     """Per equal slice of the trace (in requests), what sets how fast its footprint grows:
     the mean size of each type's run heads at a new start page (``head``) and of its
     sequential continuations (``follow``), each over that class's mean in the whole trace,
-    and the share of the run heads that are not repeats that start at a new page over that
-    share in the whole trace (a slice without any: 1)."""
+    the share of each type's requests that are sequential continuations over that share in
+    the whole trace (an app loading reads long sequential runs, then runs on a small hot
+    set), and the share of the run heads that are not repeats that start at a new page over
+    that share in the whole trace (a slice without any: 1)."""
     n, w = len(requests), requests.is_write
     k = np.arange(n) * PHASE_SLICES // n
 
@@ -275,6 +294,8 @@ def _fresh_phases(requests: Requests, head: np.ndarray, follow: np.ndarray, new:
     for label, mine in (("head", head), ("follow", follow)):
         for kind, typed in (("read", ~w), ("write", w)):
             out[f"phase_{label}_{kind}_size_ratios"] = ratio(mine & typed, sizes)
+    for kind, typed in (("read", ~w), ("write", w)):
+        out[f"phase_seq_{kind}_ratios"] = ratio(typed, follow.astype(np.float64))
     return out
 
 
@@ -292,6 +313,7 @@ def run_heads(is_write: np.ndarray, seq: np.ndarray) -> np.ndarray:
 def _touch(
     w: np.ndarray,
     seq: np.ndarray,
+    single: np.ndarray,
     new_head: np.ndarray,
     copied: np.ndarray,
     old: np.ndarray,
@@ -300,23 +322,30 @@ def _touch(
 ) -> dict:
     """How runs go over pages touched before. Of the runs whose head is at a new start page
     (``new_head``), per type: the share whose requests touch such pages (``old`` per
-    request), and of those the share that touch a written one (``touches``); over both types,
-    the pages of those runs touched before (a histogram). Of the runs headed by a reuse
-    (``copied``; and per type) that go on sequentially, of the runs at a new start page
-    that touch such pages and go on, and of all the runs of a type at a new start page: the
-    share of the pages of their continuations touched before (a run that reads a file
+    request), that share per time slice over the whole trace's (early in a trace there is
+    little to touch), of those runs the share that touch a written one (``touches``) and the
+    share of one request (``single``), also per slice over the whole trace's (a part of a
+    file read again is one request, a file read again whole a long run, later in a trace);
+    over both types, the pages of those runs touched before (a histogram). Of the runs headed
+    by a reuse (``copied``; and per type) that go on sequentially, of the runs at a new start
+    page that touch such pages and go on, and of all the runs of a type at a new start page:
+    the share of the pages of their continuations touched before (a run that reads a file
     again, against one that appends to it)."""
     nan = float("nan")
     head = run_heads(w, seq)
     n = len(w)
     run_old = np.bincount(head, weights=old, minlength=n)
     run_written = np.bincount(head, weights=touches, minlength=n) > 0
+    slice_of = np.arange(n) * PHASE_SLICES // n
     out = {}
     for kind, typed in (("read", ~w), ("write", w)):
         mine = new_head & typed
         over = mine & (run_old > 0)
         out[f"touch_{kind}_share"] = float(over.sum() / mine.sum()) if mine.any() else nan
         out[f"touch_{kind}_written_share"] = float(run_written[over].mean()) if over.any() else nan
+        out[f"touch_{kind}_single_run_share"] = float(single[over].mean()) if over.any() else nan
+        out[f"phase_touch_{kind}_ratios"] = _share_ratios(slice_of, mine, run_old > 0)
+        out[f"phase_touch_{kind}_single_ratios"] = _share_ratios(slice_of, over, single)
     touching = new_head & (run_old > 0)
     out["touch_pages"], out["touch_page_probs"] = _size_histogram(
         np.rint(run_old[touching]).astype(np.int64)
@@ -467,7 +496,9 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
     new_head = (prev < 0) & ~seq
     classes = {"head": new_head, "follow": seq, "copy": copied}
     old = page.old
-    touch = _touch(w, seq, new_head, copied, old, np.bincount(ops.request, minlength=n), touches)
+    touch = _touch(
+        w, seq, single, new_head, copied, old, np.bincount(ops.request, minlength=n), touches
+    )
     touch.update(_touch_distances(new_head, page.latest))
     class_sizes = {}
     for label, mine in classes.items():

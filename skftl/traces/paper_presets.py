@@ -151,6 +151,9 @@ _PHASES = (
     "phase_read_size_ratios",
     "phase_write_size_ratios",
     *(f"phase_{c}_{k}_size_ratios" for c in ("head", "follow") for k in ("read", "write")),
+    "phase_seq_read_ratios",
+    "phase_seq_write_ratios",
+    *(f"phase_touch_{k}{s}_ratios" for k in ("read", "write") for s in ("", "_single")),
 )
 # the excerpt's sizes per class of request (run heads at a new address, continuations,
 # reuses): the fit takes them before a type's sizes, so they go where Table III sets the sizes

@@ -237,6 +237,18 @@ class SyntheticSpec:
     overlap_written_shares: tuple[float, ...] = ()
     overlap_page_counts: tuple[int, ...] = ()
     overlap_page_probs: tuple[float, ...] = ()
+    # Per equal time slice (empty: the same in every slice), the overlap share of the read
+    # (write) heads over ``overlap_read_fraction`` (``overlap_write_fraction``), each slice's
+    # at most 1: early in a trace little has been touched to overlap, late much.
+    phase_overlap_read_factors: tuple[float, ...] = ()
+    phase_overlap_write_factors: tuple[float, ...] = ()
+    # The share of the overlapping read (write) heads that are runs of one request (empty:
+    # as the type's heads at a new address), and per equal time slice that share over it
+    # (empty: the same in every slice): a part of a file read again is mostly one request;
+    # late in an app trace, files are read again whole.
+    overlap_single_run_shares: tuple[float, ...] = ()
+    phase_overlap_single_read_factors: tuple[float, ...] = ()
+    phase_overlap_single_write_factors: tuple[float, ...] = ()
     # How far back (requests) the run an overlapping head continues lies: an inverse CDF as
     # the reuse distances' (empty: those).
     overlap_distance_levels: tuple[float, ...] = ()
@@ -289,6 +301,11 @@ class SyntheticSpec:
     # ``phase_read_size_factors[k]`` (``phase_write_size_factors[k]``): the type's size
     # distribution tilted (it must be discrete).
     phase_read_fractions: tuple[float, ...] = ()
+    # The share of each type's requests that are sequential continuations, per equal time
+    # slice, over the type's share (``seq_read_fraction``; empty: the same in every slice).
+    # Exact in total as far as the slices allow (a slice's share is at most 1).
+    phase_seq_read_factors: tuple[float, ...] = ()
+    phase_seq_write_factors: tuple[float, ...] = ()
     phase_read_size_factors: tuple[float, ...] = ()
     phase_write_size_factors: tuple[float, ...] = ()
     # The same for the sequential continuations, when they have their own sizes
@@ -362,6 +379,17 @@ class SyntheticSpec:
         r = self.phase_read_fractions
         if r and (min(r) < 0 or max(r) > 1 or not np.isfinite(r).all()):
             raise ConfigError(f"{self.name}: phase_read_fractions must be in [0, 1], got {r}")
+        for name in (
+            "phase_seq_read_factors",
+            "phase_seq_write_factors",
+            "phase_overlap_read_factors",
+            "phase_overlap_write_factors",
+            "phase_overlap_single_read_factors",
+            "phase_overlap_single_write_factors",
+        ):
+            f = getattr(self, name)
+            if f and (min(f) < 0 or not np.isfinite(f).all() or sum(f) <= 0):
+                raise ConfigError(f"{self.name}: {name} must be >= 0 and not all 0, got {f}")
         for name, dist in (
             ("phase_read_size_factors", self.read_sizes),
             ("phase_write_size_factors", self.write_sizes),
@@ -395,6 +423,7 @@ class SyntheticSpec:
         pc, pp = self.overlap_page_counts, self.overlap_page_probs
         for name in (
             "overlap_written_shares",
+            "overlap_single_run_shares",
             "overlap_clash_shares",
             "copy_run_old_shares",
             "overlap_run_old_shares",
@@ -454,6 +483,8 @@ class SyntheticSpec:
             or self.repeat_fraction > 0
             or self.fresh_new_addresses
             or self.phase_read_fractions
+            or self.phase_seq_read_factors
+            or self.phase_seq_write_factors
             or self.phase_read_size_factors
             or self.phase_write_size_factors
         )
@@ -610,6 +641,41 @@ def _seq_mask(rng: np.random.Generator, n: int, seq_fraction: float) -> np.ndarr
     seq = np.zeros(n, dtype=np.bool_)
     seq[1:] = _exact_mask(rng, n - 1, k)
     return seq
+
+
+def _seq_slices(
+    idx: np.ndarray, n: int, fraction: float, factors: tuple[float, ...]
+) -> list[tuple[np.ndarray, float]]:
+    """The chain ``idx`` (one type's positions in a trace of ``n``) cut into the equal time
+    slices of ``factors``, each with its sequential share: ``fraction`` times the slice's
+    factor, scaled so the chain's share stays ``fraction`` (each slice's at most 1). Without
+    factors the chain whole."""
+    if not len(idx):
+        return []
+    if not factors:
+        return [(idx, fraction)]
+    k = len(factors)
+    slice_of = idx * k // max(n, 1)
+    bounds = np.searchsorted(slice_of, np.arange(k + 1))
+    count = np.diff(bounds).astype(np.float64)
+    want = np.asarray(factors, dtype=np.float64) * count
+    total = fraction * len(idx)
+    share = np.zeros(k)
+    free = count > 0
+    # the total shared in proportion to the factors; a slice that would need more than all
+    # its requests takes them all and the rest goes to the others (at most k rounds)
+    for _ in range(k):
+        left = total - (share * count)[~free].sum()
+        weight = want[free].sum()
+        if left <= 0 or weight <= 0:
+            break
+        share[free] = want[free] * (left / weight) / count[free]
+        full = free & (share >= 1.0)
+        if not full.any():
+            break
+        share[full] = 1.0
+        free &= ~full
+    return [(idx[bounds[i] : bounds[i + 1]], float(share[i])) for i in range(k) if count[i]]
 
 
 def _run_mask(rng: np.random.Generator, n: int, seq_fraction: float, single: float) -> np.ndarray:
@@ -915,13 +981,16 @@ def _located_offsets(
 
     n = len(is_write)
     seq = np.zeros(n, dtype=np.bool_)
-    for w, fraction in ((False, spec.seq_read_fraction), (True, spec.seq_write_fraction)):
+    for w, fraction, factors in (
+        (False, spec.seq_read_fraction, spec.phase_seq_read_factors),
+        (True, spec.seq_write_fraction, spec.phase_seq_write_factors),
+    ):
         idx = np.flatnonzero(is_write == w)
-        if len(idx):
+        for part, share in _seq_slices(idx, n, fraction, factors):
             if spec.single_run_share is None:
-                seq[idx] = _seq_mask(rng, len(idx), fraction)
+                seq[part] = _seq_mask(rng, len(part), share)
             else:
-                run_marks(_run_mask(rng, len(idx), fraction, spec.single_run_share), idx, seq)
+                run_marks(_run_mask(rng, len(part), share, spec.single_run_share), part, seq)
         del idx
     pos = np.flatnonzero(~seq)  # run heads in trace order
     # trace positions and counts that only kernels read are stored in 4 bytes where they fit
@@ -942,7 +1011,8 @@ def _located_offsets(
     for w, fraction in ((False, spec.overlap_read_fraction), (True, spec.overlap_write_fraction)):
         if fraction > 0:  # run heads at a new address
             heads = heads_at_new_address(pos, choice, is_write, w)
-            marks[heads[rng.random(len(heads)) < fraction]] |= 2
+            chance = _overlap_chances(spec, w, fraction, heads, single[heads], n)
+            marks[heads[rng.random(len(heads)) < chance]] |= 2
     work = np.empty(n, dtype=np.int64)  # the requests of each size distribution, then more
     start = size_groups(
         is_write,
@@ -1143,6 +1213,43 @@ def _overlaps(
     # where its draw is below its type's clash share
     keep_overlaps(heads, src, pages, most, rng.random(k, out=work[:k].view(np.float64)),
                   is_write, kept, source, share)  # fmt: skip
+
+
+def _overlap_chances(
+    spec: SyntheticSpec,
+    write: bool,
+    fraction: float,
+    heads: np.ndarray,
+    single: np.ndarray,
+    n: int,
+) -> float | np.ndarray:
+    """Per run head at a new address of the type ``write`` (``heads``: trace positions in a
+    trace of ``n``; ``single``: its run is of one request), the chance that it overlaps: the
+    type's ``fraction`` times its time slice's overlap factor, times the factor that makes
+    the slice's overlapping heads runs of one at the spec's share (times its slice factor;
+    the heads of the slice keep their mean chance). ``fraction`` itself where the spec sets
+    neither."""
+    t = int(write)
+    chance: float | np.ndarray = fraction
+    factors = (spec.phase_overlap_read_factors, spec.phase_overlap_write_factors)[t]
+    if factors:
+        chance = fraction * np.asarray(factors)[heads * len(factors) // max(n, 1)]
+    if not spec.overlap_single_run_shares:
+        return chance
+    single_factors = (
+        spec.phase_overlap_single_read_factors,
+        spec.phase_overlap_single_write_factors,
+    )[t] or (1.0,)
+    k = len(single_factors)
+    slice_of = heads * k // max(n, 1)
+    share = np.clip(spec.overlap_single_run_shares[t] * np.asarray(single_factors), 0.0, 1.0)
+    heads_in = np.bincount(slice_of, minlength=k)
+    # each slice's share of heads that are runs of one (0 or 1: no reweighting there)
+    ones = np.bincount(slice_of[single], minlength=k) / np.maximum(heads_in, 1)
+    mixed = (ones > 0) & (ones < 1)
+    weight_one = np.where(mixed, share / np.where(mixed, ones, 1.0), 1.0)
+    weight_more = np.where(mixed, (1.0 - share) / np.where(mixed, 1.0 - ones, 1.0), 1.0)
+    return chance * np.where(single, weight_one[slice_of], weight_more[slice_of])
 
 
 def _phase_sizes(

@@ -276,6 +276,10 @@ def test_locality_draws_are_deterministic():
         ({"repeat_write_share": 2.0}, "repeat_write_share"),
         ({"overlap_read_fraction": -0.5}, "overlap_read_fraction"),
         ({"single_run_share": 1.5}, "single_run_share"),
+        ({"phase_seq_read_factors": (1.0, -1.0)}, "phase_seq_read_factors"),
+        ({"phase_overlap_write_factors": (0.0, 0.0)}, "phase_overlap_write_factors"),
+        ({"overlap_single_run_shares": (0.5, 1.5)}, "overlap_single_run_shares"),
+        ({"phase_overlap_single_read_factors": (np.nan,)}, "phase_overlap_single_read_factors"),
     ],
 )
 def test_bad_locality_values_name_preset_and_field(kw, field):
@@ -593,3 +597,99 @@ def test_single_run_share_set_is_measured(single):
     assert got["single_run_share"] == pytest.approx(single, abs=0.03)
     assert got["seq_read_fraction"] == pytest.approx(0.6, abs=1e-3)
     assert got["seq_write_fraction"] == pytest.approx(0.7, abs=1e-3)
+
+
+def _overlapping(**kw) -> SyntheticSpec:
+    """Reads only, run heads at new addresses laid side by side, half of them overlapping an
+    earlier run by a page (the spec of the test above, with runs)."""
+    fields = dict(
+        name="overlap phases",
+        read_sizes=SizeDist.discrete({16: 0.5, 32: 0.3, 64: 0.2}),
+        write_sizes=SizeDist.discrete({8: 1.0}),
+        read_fraction=1.0,
+        seq_read_fraction=0.3,
+        single_run_share=0.7,
+        footprint_bytes=1 << 36,
+        fresh_new_addresses=True,
+        overlap_read_fraction=0.5,
+        overlap_written_shares=(0.0, 0.0),
+        overlap_page_counts=(1,),
+        overlap_page_probs=(1.0,),
+        n_requests=40_000,
+    )
+    return SyntheticSpec(**{**fields, **kw})
+
+
+def test_overlap_share_per_slice_set_is_measured():
+    """The overlap share moved between time slices by the factors set (none in the first
+    half, twice the share in the second) is the share measured per slice, and the trace's
+    share stays."""
+    k = 20
+    factors = (0.0,) * (k // 2) + (1.6,) * (k // 2)
+    got = profile(generate(_overlapping(phase_overlap_read_factors=factors), 40_000, seed=4))
+    ratios = np.asarray(got["phase_touch_read_ratios"])
+    assert got["touch_read_share"] == pytest.approx(0.5 * np.mean(factors), rel=0.08)
+    assert ratios[1 : k // 2].max() < 0.1  # slice 0 expects too few overlaps to be its own
+    assert ratios[k // 2 :] == pytest.approx(np.full(k // 2, 2.0), rel=0.15)
+
+
+@pytest.mark.parametrize("single", [0.3, 0.95])
+def test_overlapping_heads_single_run_share_set_is_measured(single):
+    """The share of the overlapping heads whose run is one request is the share set (the
+    type's heads at a new address are 70 % runs of one), per slice with the slice factors
+    set. The heads' chance to overlap keeps its mean (see the next test); where most of them
+    head long runs the overlap share measured falls a little and the single share rises a
+    little, as a head that finds no earlier run to continue keeps its new address."""
+    k = 20
+    factors = (0.8,) * (k // 2) + (1.0,) * (k // 2)  # fewer runs of one early
+    spec = _overlapping(
+        overlap_single_run_shares=(single, single),
+        phase_overlap_single_read_factors=factors,
+    )
+    got = profile(generate(spec, 40_000, seed=5))
+    assert got["touch_read_share"] == pytest.approx(0.5, rel=0.15)
+    assert got["touch_read_single_run_share"] == pytest.approx(single * 0.9, abs=0.05)
+    ratios = np.asarray(got["phase_touch_read_single_ratios"])
+    assert ratios[: k // 2].mean() / ratios[k // 2 :].mean() == pytest.approx(0.8, abs=0.08)
+
+
+def test_overlap_chances_keep_each_slices_mean():
+    """Per time slice, the chances to overlap average the type's share times the slice's
+    factor, and the runs of one among the heads take the share set of that mean."""
+    from skftl.traces.synthetic import _overlap_chances
+
+    rng = np.random.default_rng(0)
+    n, k = 10_000, 4
+    heads = np.sort(rng.choice(n, 3_000, replace=False))
+    single = rng.random(len(heads)) < np.where(heads < n // 2, 0.4, 0.8)
+    spec = _overlapping(
+        phase_overlap_read_factors=(0.5, 1.0, 1.5, 1.0),
+        overlap_single_run_shares=(0.6, 0.6),
+        phase_overlap_single_read_factors=(1.0, 1.0, 1.5, 0.5),
+    )
+    chance = _overlap_chances(spec, False, 0.4, heads, single, n)
+    slice_of = heads * k // n
+    pairs = zip((0.5, 1.0, 1.5, 1.0), (0.6, 0.6, 0.9, 0.3), strict=True)
+    for s, (factor, share) in enumerate(pairs):
+        mine = slice_of == s
+        assert chance[mine].mean() == pytest.approx(0.4 * factor)
+        assert chance[mine & single].sum() / chance[mine].sum() == pytest.approx(share)
+    plain = _overlapping()
+    assert _overlap_chances(plain, False, 0.4, heads, single, n) == 0.4  # nothing set: as is
+
+
+def test_sequential_share_per_slice_set_is_measured():
+    """The reads' sequential share moved between time slices by the factors set is the one
+    measured per slice, and the trace's share stays exact; a slice asked for more than all
+    its reads takes them all and the others carry the rest."""
+    k = 20
+    factors = (4.0,) * 4 + (0.25,) * (k - 4)  # a loading phase of long runs, then short ones
+    spec = base(seq_read_fraction=0.3, single_run_share=0.6, phase_seq_read_factors=factors)
+    got = profile(generate(spec, N, seed=6))
+    assert got["seq_read_fraction"] == pytest.approx(0.3, abs=1e-3)
+    ratios = np.asarray(got["phase_seq_read_ratios"])
+    # 4 x 0.3 = 1.2 of a slice's reads: the first four slices take all (1) and the others
+    # share the rest equally, 0.125 each rather than 0.075
+    rest = (0.3 * k - 4 * 1.0) / (k - 4)
+    assert ratios[:4] == pytest.approx(np.full(4, 1.0 / 0.3), rel=0.02)
+    assert ratios[4:] == pytest.approx(np.full(k - 4, rest / 0.3), rel=0.1)
