@@ -159,8 +159,10 @@ _PHASES = (
 # reuses): the fit takes them before a type's sizes, so they go where Table III sets the sizes
 _CLASS_SIZES = tuple(
     key
-    for c in ("head", "follow", "copy")
-    for k in ("read", "write")
+    for c, k in (
+        *((c, k) for c in ("head", "follow", "copy") for k in ("read", "write")),
+        *(("copy", f"{k}_of_{o}") for k in ("read", "write") for o in ("read", "write")),
+    )
     for key in (f"{c}_{k}_sizes", f"{c}_{k}_size_probs", f"mean_{c}_{k}_size_kb")
 )
 

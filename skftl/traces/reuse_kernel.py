@@ -542,11 +542,17 @@ def head_counts(
 
 
 @numba.njit(cache=True)
-def mark_heads(pos: np.ndarray, choice: np.ndarray, marks: np.ndarray) -> None:
-    """Bit 1 of ``marks`` at the run heads (``pos``) that reuse an address (``choice`` > 0)."""
+def mark_heads(
+    pos: np.ndarray, choice: np.ndarray, is_write: np.ndarray, marks: np.ndarray
+) -> None:
+    """Bit 1 of ``marks`` at the run heads (``pos``) that reuse an address (``choice`` > 0:
+    1 a read's, 2 a write's), and bit 4 where it is the other type's (a read of a write's
+    address, a write of a read's)."""
     for h in range(len(pos)):
         if choice[h] > 0:
             marks[pos[h]] |= 1
+            if (choice[h] == 2) != is_write[pos[h]]:
+                marks[pos[h]] |= 4
 
 
 @numba.njit(cache=True)
@@ -846,35 +852,39 @@ def size_groups(
     reuse_sizes: np.ndarray,
     follow_sizes: np.ndarray,
     overlap_read_sizes: bool,
+    other_sizes: np.ndarray,
     members: np.ndarray,
 ) -> np.ndarray:
     """Which size distribution each request draws from, as groups of ascending trace
     positions (the group starts returned, the positions into ``members``): per type (reads
     0-3, writes 4-7) the run heads at a new address (and the sequential requests, unless the
     type has ``follow_sizes``: then 1), the reusing heads (``marks`` bit 1) where the type
-    has ``reuse_sizes`` (else with the new ones: 2), and the overlapping read heads (bit 2)
-    where ``overlap_read_sizes`` (3)."""
-    label = np.empty(16, dtype=np.int64)  # by type, sequential, and the two marks
+    has ``reuse_sizes`` (else with the new ones: 2), the overlapping read heads (bit 2)
+    where ``overlap_read_sizes`` (3), and the reusing heads of the other type's address (bit
+    4: reads 8, writes 9) where the type has ``other_sizes``."""
+    label = np.empty(32, dtype=np.int64)  # by type, sequential, and the three marks
     for t in range(2):
         for sq in range(2):
-            for mark in range(4):
+            for mark in range(8):
                 if t == 0 and overlap_read_sizes and mark & 2:
                     v = 3
+                elif other_sizes[t] and mark & 1 and mark & 4:
+                    v = 8 + t
                 elif reuse_sizes[t] and mark & 1:
                     v = 4 * t + 2
                 elif follow_sizes[t] and sq:
                     v = 4 * t + 1
                 else:
                     v = 4 * t
-                label[8 * t + 4 * sq + mark] = v
-    count = np.zeros(9, dtype=np.int64)
+                label[16 * t + 8 * sq + mark] = v
+    count = np.zeros(11, dtype=np.int64)
     for r in range(len(is_write)):
-        k = label[(8 if is_write[r] else 0) + (4 if seq[r] else 0) + (marks[r] & 3)]
+        k = label[(16 if is_write[r] else 0) + (8 if seq[r] else 0) + (marks[r] & 7)]
         count[k + 1] += 1
     start = np.cumsum(count)
     fill = start[:-1].copy()
     for r in range(len(is_write)):
-        k = label[(8 if is_write[r] else 0) + (4 if seq[r] else 0) + (marks[r] & 3)]
+        k = label[(16 if is_write[r] else 0) + (8 if seq[r] else 0) + (marks[r] & 7)]
         members[fill[k]] = r
         fill[k] += 1
     return start

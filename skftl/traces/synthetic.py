@@ -193,6 +193,11 @@ class SyntheticSpec:
     # Sizes of the non-sequential requests that reuse an address (None: the type's sizes).
     reuse_read_sizes: SizeDist | None = None
     reuse_write_sizes: SizeDist | None = None
+    # Sizes of the reads that reuse a write's address and of the writes that reuse a read's
+    # (None: the type's reuse sizes): in app traces a file written is read back whole, in
+    # requests much larger than the reads that re-read.
+    reuse_read_of_write_sizes: SizeDist | None = None
+    reuse_write_of_read_sizes: SizeDist | None = None
     # Sizes of the sequential requests that continue a run (None: the type's sizes). With
     # them the type's sizes are those of the run heads at a new address: in block traces a
     # file read or written whole comes in requests of other sizes than isolated ones.
@@ -1006,8 +1011,9 @@ def _located_offsets(
     distance = _reuse_distances(spec, rng, pos, scratch=run_bytes)
     choice = _reuse_choice(spec, rng, pos, is_write, single, n, distance, length, into)
     del length
-    marks = np.zeros(n, dtype=np.uint8)  # bit 1: a reusing head; bit 2: an overlapping one
-    mark_heads(pos, choice, marks)
+    # bit 1: a reusing head; bit 2: an overlapping one; bit 4: reusing the other type's address
+    marks = np.zeros(n, dtype=np.uint8)
+    mark_heads(pos, choice, is_write, marks)
     for w, fraction in ((False, spec.overlap_read_fraction), (True, spec.overlap_write_fraction)):
         if fraction > 0:  # run heads at a new address
             heads = heads_at_new_address(pos, choice, is_write, w)
@@ -1021,6 +1027,9 @@ def _located_offsets(
         np.array([spec.reuse_read_sizes is not None, spec.reuse_write_sizes is not None]),
         np.array([spec.follow_read_sizes is not None, spec.follow_write_sizes is not None]),
         spec.overlap_read_sizes is not None,
+        np.array(
+            [spec.reuse_read_of_write_sizes is not None, spec.reuse_write_of_read_sizes is not None]
+        ),
         work,
     )
     group = [work[start[k] : start[k + 1]] for k in range(len(start) - 1)]  # per label
@@ -1055,6 +1064,9 @@ def _located_offsets(
                 _draw_into(part_dist, rng, sizes, group[label], into)
         if again is not None:
             _draw_into(again, rng, sizes, group[4 * t + 2], into)
+        other = spec.reuse_write_of_read_sizes if t else spec.reuse_read_of_write_sizes
+        if other is not None:
+            _draw_into(other, rng, sizes, group[8 + t], into)
     del group
     copier, src, same = _sources(
         spec, rng, pos, choice, is_write, sizes, distance, seq, single, run_head, work, into

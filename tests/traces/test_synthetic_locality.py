@@ -693,3 +693,21 @@ def test_sequential_share_per_slice_set_is_measured():
     rest = (0.3 * k - 4 * 1.0) / (k - 4)
     assert ratios[:4] == pytest.approx(np.full(4, 1.0 / 0.3), rel=0.02)
     assert ratios[4:] == pytest.approx(np.full(k - 4, rest / 0.3), rel=0.1)
+
+
+def test_reuse_sizes_by_the_type_reused_set_are_measured():
+    """Reads that reuse a write's address draw their own sizes (a file written, read back
+    whole), apart from the reads that re-read; both measured as set."""
+    spec = base(
+        read_sizes=SizeDist.discrete({8: 1.0}),
+        write_sizes=SizeDist.discrete({64: 1.0}),
+        reread_fraction=0.2,
+        read_after_write_fraction=0.2,
+        reuse_read_sizes=SizeDist.discrete({8: 1.0}),
+        reuse_read_of_write_sizes=SizeDist.discrete({64: 1.0}),
+    )
+    got = profile(generate(spec, N, seed=7))
+    assert got["mean_copy_read_of_write_size_kb"] == pytest.approx(32.0, rel=0.02)
+    assert got["mean_copy_read_of_read_size_kb"] == pytest.approx(4.0, rel=0.02)
+    plain = profile(generate(dataclasses.replace(spec, reuse_read_of_write_sizes=None), N, seed=7))
+    assert plain["mean_copy_read_of_write_size_kb"] == pytest.approx(4.0, rel=0.02)
