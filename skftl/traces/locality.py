@@ -239,17 +239,22 @@ PHASE_SLICES = 20  # equal time slices (in requests) of the phase measures
 PHASE_MIN_EVENTS = 30
 
 
-def _share_ratios(slice_of: np.ndarray, among: np.ndarray, event: np.ndarray) -> list[float]:
-    """Per equal time slice (``slice_of`` per request, PHASE_SLICES of them), the share of the
-    requests ``among`` that are ``event`` over that share in the whole trace; 1 where the slice
-    expects fewer than PHASE_MIN_EVENTS events (and everywhere when there are none)."""
-    share = float(event[among].mean()) if among.any() else 0.0
-    if share <= 0:
+def _slice_ratios(
+    slice_of: np.ndarray, among: np.ndarray, values: np.ndarray, min_events: float = 0.0
+) -> list[float]:
+    """Per equal time slice (``slice_of`` per request, PHASE_SLICES of them), the mean of
+    ``values`` over the requests ``among`` in the slice, over their mean in the whole trace
+    (for a share, ``values`` are 0 or 1). 1 in a slice without such requests or expecting
+    fewer than ``min_events`` events at the trace's mean (PHASE_MIN_EVENTS for the shares of
+    rare events), and everywhere when the mean is not positive."""
+    values = np.asarray(values, dtype=np.float64)
+    mean = float(values[among].mean()) if among.any() else 0.0
+    if mean <= 0:
         return [1.0] * PHASE_SLICES
-    mine = np.bincount(slice_of[among], minlength=PHASE_SLICES)
-    hits = np.bincount(slice_of[among & event], minlength=PHASE_SLICES)
-    own = mine * share >= PHASE_MIN_EVENTS
-    return np.where(own, hits / np.maximum(mine, 1) / share, 1.0).tolist()
+    m = np.bincount(slice_of[among], minlength=PHASE_SLICES)
+    total = np.bincount(slice_of[among], weights=values[among], minlength=PHASE_SLICES)
+    own = (m > 0) & (m * mean >= min_events)
+    return np.where(own, total / np.maximum(m, 1) / mean, 1.0).tolist()
 
 
 def _phases(requests: Requests) -> dict[str, list[float]]:
@@ -280,22 +285,13 @@ def _fresh_phases(requests: Requests, head: np.ndarray, follow: np.ndarray, new:
     that share in the whole trace (a slice without any: 1)."""
     n, w = len(requests), requests.is_write
     k = np.arange(n) * PHASE_SLICES // n
-
-    def ratio(mine: np.ndarray, values: np.ndarray) -> list[float]:
-        m = np.bincount(k[mine], minlength=PHASE_SLICES)
-        total = np.bincount(k[mine], weights=values[mine], minlength=PHASE_SLICES)
-        mean = values[mine].mean() if mine.any() else 0.0
-        if mean <= 0:
-            return [1.0] * PHASE_SLICES
-        return np.where(m > 0, total / np.maximum(m, 1) / mean, 1.0).tolist()
-
     sizes = requests.size_bytes.astype(np.float64)
-    out = {"phase_new_head_ratios": ratio(new[0], new[1].astype(np.float64))}
+    out = {"phase_new_head_ratios": _slice_ratios(k, new[0], new[1])}
     for label, mine in (("head", head), ("follow", follow)):
         for kind, typed in (("read", ~w), ("write", w)):
-            out[f"phase_{label}_{kind}_size_ratios"] = ratio(mine & typed, sizes)
+            out[f"phase_{label}_{kind}_size_ratios"] = _slice_ratios(k, mine & typed, sizes)
     for kind, typed in (("read", ~w), ("write", w)):
-        out[f"phase_seq_{kind}_ratios"] = ratio(typed, follow.astype(np.float64))
+        out[f"phase_seq_{kind}_ratios"] = _slice_ratios(k, typed, follow)
     return out
 
 
@@ -335,18 +331,21 @@ def _touch(
     head = run_heads(w, seq)
     n = len(w)
     run_old = np.bincount(head, weights=old, minlength=n)
+    touched = run_old > 0  # per run head: its run touches a page touched before
     run_written = np.bincount(head, weights=touches, minlength=n) > 0
     slice_of = np.arange(n) * PHASE_SLICES // n
     out = {}
     for kind, typed in (("read", ~w), ("write", w)):
         mine = new_head & typed
-        over = mine & (run_old > 0)
+        over = mine & touched
         out[f"touch_{kind}_share"] = float(over.sum() / mine.sum()) if mine.any() else nan
         out[f"touch_{kind}_written_share"] = float(run_written[over].mean()) if over.any() else nan
         out[f"touch_{kind}_single_run_share"] = float(single[over].mean()) if over.any() else nan
-        out[f"phase_touch_{kind}_ratios"] = _share_ratios(slice_of, mine, run_old > 0)
-        out[f"phase_touch_{kind}_single_ratios"] = _share_ratios(slice_of, over, single)
-    touching = new_head & (run_old > 0)
+        out[f"phase_touch_{kind}_ratios"] = _slice_ratios(slice_of, mine, touched, PHASE_MIN_EVENTS)
+        out[f"phase_touch_{kind}_single_ratios"] = _slice_ratios(
+            slice_of, over, single, PHASE_MIN_EVENTS
+        )
+    touching = new_head & touched
     out["touch_pages"], out["touch_page_probs"] = _size_histogram(
         np.rint(run_old[touching]).astype(np.int64)
     )

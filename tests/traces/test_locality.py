@@ -125,11 +125,11 @@ def test_compare_median_and_ks_rules_only_for_few_reuses():
             assert med["distance"] > 0.1 and ks["distance"] > 0.1  # still reported
 
 
-def test_share_ratios_are_a_slices_share_over_the_traces_where_it_expects_enough():
+def test_slice_ratios_are_a_slices_share_over_the_traces_where_it_expects_enough():
     """Per slice, the share of the requests ``among`` that are ``event`` over the trace's
     share; a slice that expects fewer than PHASE_MIN_EVENTS events keeps ratio 1; no event
     at all gives 1 everywhere."""
-    from skftl.traces.locality import PHASE_MIN_EVENTS, PHASE_SLICES, _share_ratios
+    from skftl.traces.locality import PHASE_MIN_EVENTS, PHASE_SLICES, _slice_ratios
 
     per = 400  # requests per slice
     slice_of = np.repeat(np.arange(PHASE_SLICES), per)
@@ -143,8 +143,11 @@ def test_share_ratios_are_a_slices_share_over_the_traces_where_it_expects_enough
         event[s * per : s * per + int(rate[s] * per)] = True
     event[per : per + 20] = True
     share = event[among].mean()
-    got = np.asarray(_share_ratios(slice_of, among, event))
+    got = np.asarray(_slice_ratios(slice_of, among, event, PHASE_MIN_EVENTS))
     assert got[0] == 1.0 and got[1] == 1.0  # 0 and 20 * share < PHASE_MIN_EVENTS expected
     assert 20 * share < PHASE_MIN_EVENTS <= per * share
     assert got[2:] == pytest.approx(rate[2:] / share)
-    assert _share_ratios(slice_of, among, np.zeros_like(event)) == [1.0] * PHASE_SLICES
+    assert (
+        _slice_ratios(slice_of, among, np.zeros_like(event), PHASE_MIN_EVENTS)
+        == [1.0] * PHASE_SLICES
+    )
