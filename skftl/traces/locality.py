@@ -499,26 +499,27 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         w, seq, single, new_head, copied, old, np.bincount(ops.request, minlength=n), touches
     )
     touch.update(_touch_distances(new_head, page.latest))
-    class_sizes = {}
-    for label, mine in classes.items():
-        for kind, typed in (("read", ~w), ("write", w)):
-            sizes, probs = _size_histogram(requests.size_bytes[mine & typed])
-            class_sizes[f"{label}_{kind}_sizes"] = sizes
-            class_sizes[f"{label}_{kind}_size_probs"] = probs
-            class_sizes[f"mean_{label}_{kind}_size_kb"] = _mean_kb(
-                requests.size_bytes[mine & typed]
-            )
+    types = (("read", ~w), ("write", w))
+    groups = [
+        (f"{label}_{kind}", mine & typed)
+        for label, mine in classes.items()
+        for kind, typed in types
+    ]
     # the reuses by the type of the request whose start they reuse (a read of a file written
     # is read back whole, a re-read is small): "copy_read_of_write" etc.
     source_write = w[np.maximum(prev, 0)]
-    for kind, typed in (("read", ~w), ("write", w)):
-        for of, from_type in (("read", ~source_write), ("write", source_write)):
-            mine = copied & typed & from_type
-            label = f"copy_{kind}_of_{of}"
-            sizes, probs = _size_histogram(requests.size_bytes[mine])
-            class_sizes[f"{label}_sizes"] = sizes
-            class_sizes[f"{label}_size_probs"] = probs
-            class_sizes[f"mean_{label}_size_kb"] = _mean_kb(requests.size_bytes[mine])
+    source_types = (("read", ~source_write), ("write", source_write))
+    groups += [
+        (f"copy_{kind}_of_{of}", copied & typed & from_type)
+        for kind, typed in types
+        for of, from_type in source_types
+    ]
+    class_sizes = {}
+    for label, mine in groups:
+        sizes, probs = _size_histogram(requests.size_bytes[mine])
+        class_sizes[f"{label}_sizes"] = sizes
+        class_sizes[f"{label}_size_probs"] = probs
+        class_sizes[f"mean_{label}_size_kb"] = _mean_kb(requests.size_bytes[mine])
     grid = max(page_size // alignment, 1)  # alignment units per page
     into = offsets[(prev < 0) & ~seq] % page_size // alignment if grid > 1 else np.zeros(1)
     page_offsets = np.bincount(into.astype(np.int64), minlength=grid)[:grid]
