@@ -265,28 +265,26 @@ def _class_sizes(p: Mapping[str, Any], label: str, kind: str) -> SizeDist | None
 
 
 def _sizes_of(p: Mapping[str, Any], kind: str) -> tuple[SizeDist | None, ...]:
-    """(sizes at a new address, of the reuses, of the sequential continuations: None = the
-    first) of ``kind``; the reuses are those of the same type's addresses where the profile
-    has the other type's apart (``copy_{kind}_of_{other}``, the spec's
-    ``reuse_{kind}_of_{other}_sizes``). Each class's own measured sizes where the profile
-    has them (a trace's profile; the type's mean then holds as the classes' mix, no tilt
-    needed); else (a profile whose sizes were set apart from its locality, e.g. a paper's
-    Table III) the type's histogram tilted so that the mix with the reuses has the measured
-    mean."""
+    """(sizes at a new address, of the reuses, of the sequential continuations, of the reuses
+    of the other type's addresses: None = the first, the second for the last) of ``kind``;
+    where the profile has the last apart (``copy_{kind}_of_{other}``), the second are those
+    of the same type's addresses. Each class's own measured sizes where the profile has them
+    (a trace's profile; the type's mean then holds as the classes' mix, no tilt needed); else
+    (a profile whose sizes were set apart from its locality, e.g. a paper's Table III) the
+    type's histogram tilted so that the mix with the reuses has the measured mean."""
     head = _class_sizes(p, "head", kind)
     if head is None:
-        return (*_type_sizes(p, kind), None)
-    other = "write" if kind == "read" else "read"
+        return (*_type_sizes(p, kind), None, None)
+    other = _class_sizes(p, "copy", f"{kind}_of_{'write' if kind == 'read' else 'read'}")
     copy = _class_sizes(p, "copy", kind)
-    if _class_sizes(p, "copy", f"{kind}_of_{other}") is not None:
-        # the other type's reuses draw their own: the same type's reuses take theirs
+    if other is not None:
         copy = _class_sizes(p, "copy", f"{kind}_of_{kind}") or copy
-    return head, copy, _class_sizes(p, "follow", kind)
+    return head, copy, _class_sizes(p, "follow", kind), other
 
 
 def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
-    read, reuse_read, follow_read = _sizes_of(p, "read")
-    write, reuse_write, follow_write = _sizes_of(p, "write")
+    read, reuse_read, follow_read, read_of_write = _sizes_of(p, "read")
+    write, reuse_write, follow_write, write_of_read = _sizes_of(p, "write")
     read, write = read or write, write or read
     if read is None:
         raise ConfigError(f"profile {name!r}: read_sizes and write_sizes are both empty")
@@ -358,8 +356,8 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         new_address_weights=_new_address_weights(p, inc),
         reuse_read_sizes=reuse_read,
         reuse_write_sizes=reuse_write,
-        reuse_read_of_write_sizes=_class_sizes(p, "copy", "read_of_write"),
-        reuse_write_of_read_sizes=_class_sizes(p, "copy", "write_of_read"),
+        reuse_read_of_write_sizes=read_of_write,
+        reuse_write_of_read_sizes=write_of_read,
         follow_read_sizes=follow_read,
         follow_write_sizes=follow_write,
         reuse_single_run_share=_share_or_none(
