@@ -843,9 +843,20 @@ def _single_run_factor(
         total, n_single, x = int(totals[t]), int(singles[t]), shares[t]
         if x is not None and 0 < n_single < total:
             scaled[t] = True
-            single_factor[t] = x * total / n_single
-            other_factor[t] = (1.0 - x) * total / (total - n_single)
+            single_factor[t], other_factor[t] = _single_run_weights(x, n_single, total)
     return factor, scaled, single_factor, other_factor
+
+
+def _single_run_weights(
+    share: float | np.ndarray, singles: int | np.ndarray, heads: int | np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The factors on a chance, for the heads of runs of one and for the others, that make
+    ``share`` of the heads it picks runs of one and keep its mean, where ``singles`` of the
+    ``heads`` are (scalars or per-slice arrays; 1 and 1 where none or all are)."""
+    mixed = (singles > 0) & (singles < heads)
+    one = np.where(mixed, share * heads / np.where(mixed, singles, 1), 1.0)
+    more = np.where(mixed, (1.0 - share) * heads / np.where(mixed, heads - singles, 1), 1.0)
+    return one, more
 
 
 def _reuse_choice(
@@ -1255,13 +1266,10 @@ def _overlap_chances(
     k = len(single_factors)
     slice_of = heads * k // max(n, 1)
     share = np.clip(spec.overlap_single_run_shares[t] * np.asarray(single_factors), 0.0, 1.0)
-    heads_in = np.bincount(slice_of, minlength=k)
-    # each slice's share of heads that are runs of one (0 or 1: no reweighting there)
-    ones = np.bincount(slice_of[single], minlength=k) / np.maximum(heads_in, 1)
-    mixed = (ones > 0) & (ones < 1)
-    weight_one = np.where(mixed, share / np.where(mixed, ones, 1.0), 1.0)
-    weight_more = np.where(mixed, (1.0 - share) / np.where(mixed, 1.0 - ones, 1.0), 1.0)
-    return chance * np.where(single, weight_one[slice_of], weight_more[slice_of])
+    one, more = _single_run_weights(
+        share, np.bincount(slice_of[single], minlength=k), np.bincount(slice_of, minlength=k)
+    )
+    return chance * np.where(single, one[slice_of], more[slice_of])
 
 
 def _phase_sizes(
