@@ -561,47 +561,9 @@ def test_overlap_read_fraction_set_is_measured():
     assert got["read_hit_written_share"] > 0.2
 
 
-def test_overlapping_heads_set_are_measured_without_piling_on_one_run():
-    """Run heads at a new address marked overlapping touch earlier pages as often as the spec
-    says, with distances drawn far past the trace's start, each continuing its own earlier
-    run from another start page: none is left without a run (the fit then had to reach the
-    footprint by piling heads on a few runs, reuse concentrated on their pages and near)."""
-    n = 40_000
-    spec = SyntheticSpec(
-        name="overlaps",
-        read_sizes=SizeDist.discrete({16: 0.5, 32: 0.3, 64: 0.2}),
-        write_sizes=SizeDist.discrete({8: 1.0}),
-        read_fraction=1.0,
-        footprint_bytes=1 << 36,
-        fresh_new_addresses=True,
-        overlap_read_fraction=0.6,
-        overlap_written_shares=(0.0, 0.0),
-        overlap_page_counts=(1,),
-        overlap_page_probs=(1.0,),
-        overlap_distance_levels=(0.0, 0.5, 1.0),
-        overlap_distance_quantiles=(1.0, 20_000.0, 200_000.0),  # half past the start
-        n_requests=n,
-    )
-    got = profile(generate(spec, n, seed=1))
-    assert got["touch_read_share"] == pytest.approx(0.6, rel=0.05)
-    assert got["reuse_share"] == 0.0  # every overlapping head on a page no head started on
-    assert got["top_decile_access_share"] < 0.2
-
-
-@pytest.mark.parametrize("single", [0.2, 0.9])
-def test_single_run_share_set_is_measured(single):
-    """Long runs among isolated requests: the share of run heads that stand alone is the
-    share set, and the sequential shares stay exact."""
-    spec = base(seq_read_fraction=0.6, seq_write_fraction=0.7, rewrite_fraction=0.1)
-    got = profile(generate(dataclasses.replace(spec, single_run_share=single), N, seed=20))
-    assert got["single_run_share"] == pytest.approx(single, abs=0.03)
-    assert got["seq_read_fraction"] == pytest.approx(0.6, abs=1e-3)
-    assert got["seq_write_fraction"] == pytest.approx(0.7, abs=1e-3)
-
-
 def _overlapping(**kw) -> SyntheticSpec:
-    """Reads only, run heads at new addresses laid side by side, half of them overlapping an
-    earlier run by a page (the spec of the test above, with runs)."""
+    """Reads only, in runs, their heads at new addresses laid side by side, half of them
+    overlapping an earlier run by a page."""
     fields = dict(
         name="overlap phases",
         read_sizes=SizeDist.discrete({16: 0.5, 32: 0.3, 64: 0.2}),
@@ -618,6 +580,37 @@ def _overlapping(**kw) -> SyntheticSpec:
         n_requests=40_000,
     )
     return SyntheticSpec(**{**fields, **kw})
+
+
+def test_overlapping_heads_set_are_measured_without_piling_on_one_run():
+    """Run heads at a new address marked overlapping touch earlier pages as often as the spec
+    says, with distances drawn far past the trace's start, each continuing its own earlier
+    run from another start page: none is left without a run (the fit then had to reach the
+    footprint by piling heads on a few runs, reuse concentrated on their pages and near)."""
+    n = 40_000
+    spec = _overlapping(
+        name="overlaps",
+        seq_read_fraction=0.0,  # every request a run head
+        single_run_share=None,
+        overlap_read_fraction=0.6,
+        overlap_distance_levels=(0.0, 0.5, 1.0),
+        overlap_distance_quantiles=(1.0, 20_000.0, 200_000.0),  # half past the start
+    )
+    got = profile(generate(spec, n, seed=1))
+    assert got["touch_read_share"] == pytest.approx(0.6, rel=0.05)
+    assert got["reuse_share"] == 0.0  # every overlapping head on a page no head started on
+    assert got["top_decile_access_share"] < 0.2
+
+
+@pytest.mark.parametrize("single", [0.2, 0.9])
+def test_single_run_share_set_is_measured(single):
+    """Long runs among isolated requests: the share of run heads that stand alone is the
+    share set, and the sequential shares stay exact."""
+    spec = base(seq_read_fraction=0.6, seq_write_fraction=0.7, rewrite_fraction=0.1)
+    got = profile(generate(dataclasses.replace(spec, single_run_share=single), N, seed=20))
+    assert got["single_run_share"] == pytest.approx(single, abs=0.03)
+    assert got["seq_read_fraction"] == pytest.approx(0.6, abs=1e-3)
+    assert got["seq_write_fraction"] == pytest.approx(0.7, abs=1e-3)
 
 
 def test_overlap_share_per_slice_set_is_measured():
