@@ -1045,11 +1045,12 @@ def _located_offsets(
     )
     group = [work[start[k] : start[k + 1]] for k in range(len(start) - 1)]  # per label
     sizes = np.empty(n, dtype=np.int64)
-    for t, dist, again, follow, phases, follow_phases in (
+    for t, dist, again, other, follow, phases, follow_phases in (
         (
             0,
             spec.read_sizes,
             spec.reuse_read_sizes,
+            spec.reuse_read_of_write_sizes,
             spec.follow_read_sizes,
             spec.phase_read_size_factors,
             spec.phase_follow_read_size_factors,
@@ -1058,6 +1059,7 @@ def _located_offsets(
             1,
             spec.write_sizes,
             spec.reuse_write_sizes,
+            spec.reuse_write_of_read_sizes,
             spec.follow_write_sizes,
             spec.phase_write_size_factors,
             spec.phase_follow_write_size_factors,
@@ -1075,7 +1077,6 @@ def _located_offsets(
                 _draw_into(part_dist, rng, sizes, group[label], into)
         if again is not None:
             _draw_into(again, rng, sizes, group[4 * t + 2], into)
-        other = spec.reuse_write_of_read_sizes if t else spec.reuse_read_of_write_sizes
         if other is not None:
             _draw_into(other, rng, sizes, group[8 + t], into)
     del group
