@@ -52,17 +52,15 @@ def _look_alike_spread(name: str, shared_traces, seeds: int = 5) -> float:
     few thousand requests the fit itself varies with its seed (each of its steps measures one
     draw as short as the half), so the spread is over fits and draws, not draws of one fit."""
     from skftl.traces import load_trace
-    from skftl.traces.profile import profile_trace, spec_from_profile
-    from skftl.traces.synthetic import generate
 
     real = load_trace(name, trace_dirs=[shared_traces])[:SCALE]
     half = real[: len(real) // 2]
     n = len(real) - len(half)
-    preset = profile_trace(half)
+    fitted = measured(half)
     per = [
-        measured(generate(spec_from_profile(preset, n, seed=s), n, seed=s + 1)).profile[
-            "footprint_pages"
-        ]
+        generalisation._look_alike(
+            half, fitted, n, seed=s, page_size=4096, calibrate=3, name=None
+        ).profile["footprint_pages"]
         / n
         for s in range(seeds)
     ]
