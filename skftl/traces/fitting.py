@@ -43,7 +43,7 @@ from skftl.traces.stats import footprint_pages
 from skftl.traces.synthetic import SizeDist, SyntheticSpec, generate
 
 CALIBRATION_REQUESTS = 200_000  # longest draw a calibration step measures
-WEIGHT_SLICES = 20  # time slices of the new-address weights
+WEIGHT_SLICES = 20  # equal time slices of the new-address weights of a profile without edges
 _PAIRS = {  # spec field -> profile key of its start-page share (its starting value)
     "reread_fraction": "reread_share",
     "read_after_write_fraction": "read_after_write_share",
@@ -223,9 +223,13 @@ def detruncated_levels(levels: list, quantiles: list, n: int) -> list[float]:
     return out.tolist()
 
 
-def _slice_increments(growth: list | np.ndarray) -> np.ndarray:
-    """New-footprint share gained in each of WEIGHT_SLICES equal time slices."""
-    g = np.asarray(growth, dtype=float)
+def _slice_increments(p: Mapping[str, Any], edges: tuple) -> np.ndarray:
+    """New-footprint share gained in each time slice: as measured on the slices at ``edges``
+    (the profile's ``phase_edges``), or without them (an older profile) read off the growth
+    curve at WEIGHT_SLICES equal slices."""
+    if edges:
+        return np.asarray(p["phase_footprint_shares"], dtype=float)
+    g = np.asarray(p["footprint_growth"], dtype=float)
     at = np.rint(np.linspace(0, len(g) - 1, WEIGHT_SLICES + 1)).astype(int)
     return np.diff(g[at])
 
@@ -315,7 +319,8 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         levels, quantiles = without_repeats(levels, quantiles, repeat / p["reuse_share"])
     if quantiles:
         levels = detruncated_levels(levels, quantiles, int(p["n_requests"]))
-    inc = _slice_increments(p["footprint_growth"])
+    edges = tuple(p.get("phase_edges") or ())
+    inc = _slice_increments(p, edges)
     rw = _share_or_none(p.get("repeat_write_share")) if repeat > 0 else None
     # repeats are never sequential: the drawn requests of each type carry all its
     # sequential ones (a type's repeats are repeat * its share of the repeats / its share)
@@ -372,6 +377,8 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         copy_run_old_shares=_per_type_shares(p, "copy_{}_run_old_share", "copy_run_old_share"),
         overlap_run_old_shares=_overlap_run_old_shares(p),
         **_overlap(p),
+        phase_edges=edges,
+        phase_repeat_factors=tuple(p.get("phase_repeat_ratios") or ()) if repeat > 0 else (),
         phase_read_fractions=tuple(p.get("phase_read_fractions") or ()),
         # the reads' sequential share per slice (an app loading reads long runs, then runs
         # on a small hot set: what bends its footprint growth); the writes' is measured too
@@ -554,8 +561,8 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
     changes: dict[str, Any] = {k: float(np.clip(v, 0.0, 1.0)) for k, v in shares.items()}
     if spec.new_address_weights:
         inc_t, inc_g = (
-            _slice_increments(p["footprint_growth"]),
-            _slice_increments(got["footprint_growth"]),
+            _slice_increments(p, spec.phase_edges),
+            _slice_increments(got, spec.phase_edges),
         )
         w = np.asarray(spec.new_address_weights) * [
             _ratio(t, g) if t > 0 else 0.0 for t, g in zip(inc_t, inc_g, strict=True)
@@ -771,9 +778,10 @@ def spec_like(
         # what the calibration moved)
         spec, _ = fit_footprint(spec, profile, m, seed)
     for _ in range(calibrate):
-        spec = _calibration_step(spec, profile, locality.profile(generate(spec, m, seed), page))
+        got = locality.profile(generate(spec, m, seed), page, spec.phase_edges)
+        spec = _calibration_step(spec, profile, got)
     if calibrate:  # the last step's other changes move the mean sizes: correct them last
-        got = locality.profile(generate(spec, m, seed), page)
+        got = locality.profile(generate(spec, m, seed), page, spec.phase_edges)
         spec = dataclasses.replace(spec, **_size_changes(spec, profile, got))
         spec, footprint = fit_footprint(spec, profile, m, seed)
         # the fit moves which copies and runs share their source's pages, and copies are

@@ -18,6 +18,7 @@ Definitions (``page_size`` bytes per logical page):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -232,17 +233,87 @@ def _overlap_reads(requests: Requests, touches: np.ndarray, new_single: np.ndarr
     }
 
 
-PHASE_SLICES = 20  # equal time slices (in requests) of the phase measures
+PHASE_SLICES = 20  # time slices of the phase measures
+# Where the slices end: each holds an equal share of PHASE_GROWTH_SHARE times the trace's new
+# pages plus (1 - PHASE_GROWTH_SHARE) times its requests. A burst that brings much of the
+# footprint in few requests (a game loading a level) then gets slices of its own instead of
+# being spread over a slice of 5 % of the requests, and a trace whose footprint grows evenly
+# keeps equal slices.
+PHASE_GROWTH_SHARE = 0.5
 # A slice's share of some event is its own only where the slice expects this many events at
 # the trace's share (else the trace's share, ratio 1): the relative standard error of a count
 # of 30 is about 18 %, and a share from fewer is mostly noise.
 PHASE_MIN_EVENTS = 30
 
 
+def slice_starts(n: int, k: int, edges: Sequence[float] = ()) -> np.ndarray:
+    """The first request of each of ``k`` time slices of an ``n``-request trace, then n: at
+    the fractions ``edges`` of the trace (k + 1 of them, from 0 to 1: a profile's
+    ``phase_edges``), or without them equal slices (request i in slice i * k // n)."""
+    if k == 1:
+        return np.array([0, n], dtype=np.int64)
+    if len(edges):
+        return np.rint(np.asarray(edges, dtype=np.float64) * n).astype(np.int64)
+    return -(-np.arange(k + 1, dtype=np.int64) * n // k)
+
+
+def time_slice(positions: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The time slice of each trace position, for slices that begin at ``starts``
+    (:func:`slice_starts`; an empty slice holds no position)."""
+    return np.searchsorted(starts, positions, side="right") - 1
+
+
+def growth_edges(new_pages: np.ndarray) -> list[float]:
+    """``phase_edges``: PHASE_SLICES + 1 fractions of the trace where its time slices begin
+    (then 1), each slice holding an equal share of requests and new pages mixed as
+    PHASE_GROWTH_SHARE says (``new_pages``: per request, the pages it touches first)."""
+    n = len(new_pages)
+    total = float(new_pages.sum())
+    if total <= 0:
+        return (np.arange(PHASE_SLICES + 1) / PHASE_SLICES).tolist()
+    before = np.cumsum(new_pages) - new_pages  # new pages before each request
+    mix = (1.0 - PHASE_GROWTH_SHARE) * np.arange(n) / n + PHASE_GROWTH_SHARE * before / total
+    slice_of = np.minimum((mix * PHASE_SLICES).astype(np.int64), PHASE_SLICES - 1)
+    return (np.searchsorted(slice_of, np.arange(PHASE_SLICES + 1)) / n).tolist()
+
+
+def _repeat_ratios(slice_of: np.ndarray, repeat: np.ndarray) -> list[float]:
+    """Per time slice, the immediate repeats per request that is not one, over the trace's
+    (the repeats are in their original's slice)."""
+    drawn = ~repeat
+    following = np.bincount(np.cumsum(drawn) - 1, weights=repeat, minlength=int(drawn.sum()))
+    per_request = np.zeros(len(repeat))
+    per_request[drawn] = following
+    return _slice_ratios(slice_of, drawn, per_request)
+
+
+def _time_slices(
+    new_pages: np.ndarray, repeat: np.ndarray, phase_edges: Sequence[float] | None
+) -> tuple[list[float], np.ndarray, list[float]]:
+    """(``phase_edges``, the time slice of each request, ``phase_footprint_shares``: the
+    share of the footprint each slice touches first). The slices count the requests that
+    are not immediate repeats (``repeat``), and a repeat is in its original's slice: the
+    generator draws those requests, then inserts the repeats after theirs, so its slices
+    are the trace's wherever the repeats fall. Edges from :func:`growth_edges`, or as given;
+    given empty (an older profile's equal slices), equal slices of all requests."""
+    n = len(new_pages)
+    if phase_edges is not None and not len(phase_edges):
+        starts = slice_starts(n, PHASE_SLICES)
+        slice_of, edges, drawn = time_slice(np.arange(n), starts), [], new_pages
+    else:
+        drawn = new_pages[~repeat]
+        edges = growth_edges(drawn) if phase_edges is None else list(phase_edges)
+        starts = slice_starts(len(drawn), PHASE_SLICES, edges)
+        slice_of = time_slice(np.cumsum(~repeat) - 1, starts)
+    growth = np.r_[0, np.cumsum(drawn)]
+    shares = np.diff(growth[starts]) / max(growth[-1], 1)
+    return edges, slice_of, shares.tolist()
+
+
 def _slice_ratios(
     slice_of: np.ndarray, among: np.ndarray, values: np.ndarray, min_events: float = 0.0
 ) -> list[float]:
-    """Per equal time slice (``slice_of`` per request, PHASE_SLICES of them), the mean of
+    """Per time slice (``slice_of`` per request, PHASE_SLICES of them), the mean of
     ``values`` over the requests ``among`` in the slice, over their mean in the whole trace
     (for a share, ``values`` are 0 or 1). 1 in a slice without such requests or expecting
     fewer than ``min_events`` events at the trace's mean (PHASE_MIN_EVENTS for the shares of
@@ -257,11 +328,10 @@ def _slice_ratios(
     return np.where(own, total / np.maximum(m, 1) / mean, 1.0).tolist()
 
 
-def _phases(requests: Requests) -> dict[str, list[float]]:
-    """Per equal slice of the trace (in requests): the read share, and each type's mean size
-    over that type's mean in the whole trace (a slice without any: the overall values)."""
-    n, w = len(requests), requests.is_write
-    k = np.arange(n) * PHASE_SLICES // n
+def _phases(requests: Requests, k: np.ndarray) -> dict[str, list[float]]:
+    """Per time slice of the trace (``k`` per request): the read share, and each type's mean
+    size over that type's mean in the whole trace (a slice without any: the overall values)."""
+    w = requests.is_write
     count = np.bincount(k, minlength=PHASE_SLICES)
     reads = np.bincount(k, weights=~w, minlength=PHASE_SLICES)
     out = {"phase_read_fractions": np.where(count > 0, reads / np.maximum(count, 1),
@@ -275,16 +345,17 @@ def _phases(requests: Requests) -> dict[str, list[float]]:
     return out
 
 
-def _fresh_phases(requests: Requests, head: np.ndarray, follow: np.ndarray, new: np.ndarray):
-    """Per equal slice of the trace (in requests), what sets how fast its footprint grows:
+def _fresh_phases(
+    requests: Requests, k: np.ndarray, head: np.ndarray, follow: np.ndarray, new: np.ndarray
+):
+    """Per time slice of the trace (``k`` per request), what sets how fast its footprint grows:
     the mean size of each type's run heads at a new start page (``head``) and of its
     sequential continuations (``follow``), each over that class's mean in the whole trace,
     the share of each type's requests that are sequential continuations over that share in
     the whole trace (an app loading reads long sequential runs, then runs on a small hot
     set), and the share of the run heads that are not repeats that start at a new page over
     that share in the whole trace (a slice without any: 1)."""
-    n, w = len(requests), requests.is_write
-    k = np.arange(n) * PHASE_SLICES // n
+    w = requests.is_write
     sizes = requests.size_bytes.astype(np.float64)
     out = {"phase_new_head_ratios": _slice_ratios(k, new[0], new[1])}
     for label, mine in (("head", head), ("follow", follow)):
@@ -307,6 +378,7 @@ def run_heads(is_write: np.ndarray, seq: np.ndarray) -> np.ndarray:
 
 
 def _touch(
+    slice_of: np.ndarray,
     w: np.ndarray,
     seq: np.ndarray,
     single: np.ndarray,
@@ -318,7 +390,7 @@ def _touch(
 ) -> dict:
     """How runs go over pages touched before. Of the runs whose head is at a new start page
     (``new_head``), per type: the share whose requests touch such pages (``old`` per
-    request), that share per time slice over the whole trace's (early in a trace there is
+    request), that share per time slice (``slice_of``) over the whole trace's (early there is
     little to touch), of those runs the share that touch a written one (``touches``) and the
     share of one request (``single``), also per slice over the whole trace's (a part of a
     file read again is one request, a file read again whole a long run, later in a trace);
@@ -333,7 +405,6 @@ def _touch(
     run_old = np.bincount(head, weights=old, minlength=n)
     touched = run_old > 0  # per run head: its run touches a page touched before
     run_written = np.bincount(head, weights=touches, minlength=n) > 0
-    slice_of = np.arange(n) * PHASE_SLICES // n
     out = {}
     for kind, typed in (("read", ~w), ("write", w)):
         mine = new_head & typed
@@ -442,18 +513,24 @@ class Measured:
     growth: np.ndarray  # footprint_growth
 
 
-def profile(requests: Requests, page_size: int = 4096) -> dict:
+def profile(
+    requests: Requests, page_size: int = 4096, phase_edges: Sequence[float] | None = None
+) -> dict:
     """Everything the generator can target (see :func:`measured`)."""
-    return measured(requests, page_size).profile
+    return measured(requests, page_size, phase_edges).profile
 
 
-def measured(requests: Requests, page_size: int = 4096) -> Measured:
+def measured(
+    requests: Requests, page_size: int = 4096, phase_edges: Sequence[float] | None = None
+) -> Measured:
     """Everything the generator can target, measured: the Table III aggregates, size
     histograms, footprint and its growth, popularity skew, temporal reuse (shares,
     quantiles of the reuse distance, per source type), page rewrite / read-hit shares and
     arrival burstiness. A flat dict of python scalars and lists (YAML/JSON-ready); the
-    module docstring's definitions apply. Raises ConfigError naming the trace when it has
-    fewer than two requests."""
+    module docstring's definitions apply. The per-slice measures (``phase_*``) are taken on
+    the slices :func:`growth_edges` finds, or on ``phase_edges`` where given (a draw
+    measured against the profile it was drawn from; empty: equal slices). Raises
+    ConfigError naming the trace when it has fewer than two requests."""
     from skftl.traces.stats import characterise, sequential_mask
 
     n = len(requests)
@@ -480,6 +557,7 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
     reuse_read_sizes, reuse_read_probs = _size_histogram(requests.size_bytes[again & ~w])
     reuse_write_sizes, reuse_write_probs = _size_histogram(requests.size_bytes[again & w])
     repeat = _repeats(requests)
+    edges, slice_of, footprint_shares = _time_slices(page.new_pages, repeat, phase_edges)
     copied = again & ~repeat  # reuses other than immediate repeats, and what they reuse
     source = prev[copied]
     repeat_read_sizes, repeat_read_probs = _size_histogram(requests.size_bytes[repeat & ~w])
@@ -496,7 +574,15 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
     classes = {"head": new_head, "follow": seq, "copy": copied}
     old = page.old
     touch = _touch(
-        w, seq, single, new_head, copied, old, np.bincount(ops.request, minlength=n), touches
+        slice_of,
+        w,
+        seq,
+        single,
+        new_head,
+        copied,
+        old,
+        np.bincount(ops.request, minlength=n),
+        touches,
     )
     touch.update(_touch_distances(new_head, page.latest))
     types = (("read", ~w), ("write", w))
@@ -579,8 +665,11 @@ def measured(requests: Requests, page_size: int = 4096) -> Measured:
         "footprint_read_pages": page.read_first,
         "footprint_half_share": float(growth[n // 2 - 1] / growth[-1]) if growth[-1] else nan,
         "footprint_growth": (growth[at] / max(growth[-1], 1)).tolist(),
-        **_phases(requests),
-        **_fresh_phases(requests, new_head, seq, (~seq & ~repeat, prev < 0)),
+        "phase_edges": edges,
+        "phase_footprint_shares": footprint_shares,
+        "phase_repeat_ratios": _repeat_ratios(slice_of, repeat) if edges else [],
+        **_phases(requests, slice_of),
+        **_fresh_phases(requests, slice_of, new_head, seq, (~seq & ~repeat, prev < 0)),
         "top_decile_access_share": _top_decile_share(ops.lpn, order) if len(ops) else nan,
         "reuse_share": float(len(dist) / n),
         "median_reuse_distance": float(np.median(dist)) if len(dist) else nan,

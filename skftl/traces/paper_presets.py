@@ -221,6 +221,7 @@ _FROM_FILES = (
     "footprint_pages",
     "footprint_half_share",
     "footprint_growth",
+    "phase_footprint_shares",
     "rewrite_share",
     "read_hit_written_share",
     *_REUSE_MECHANICS,
@@ -256,6 +257,8 @@ def _with_files(profile: dict, count: FileCount, excerpt_requests: int) -> dict:
     )
     points = len(profile["footprint_growth"])
     out["footprint_growth"] = [i / (points - 1) for i in range(points)]
+    edges = profile.get("phase_edges") or []
+    out["phase_footprint_shares"] = [b - a for a, b in zip(edges[:-1], edges[1:], strict=True)]
     out["footprint_half_share"] = 0.5
     out["rewrite_share"] = out["read_hit_written_share"] = None
     for key in _REUSE_MECHANICS:  # the excerpt's few reuses cannot say how most requests reuse

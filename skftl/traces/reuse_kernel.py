@@ -576,15 +576,17 @@ def heads_at_new_address(
 
 @numba.njit(cache=True)
 def reuse_cells(
-    pos: np.ndarray, is_write: np.ndarray, distance: np.ndarray, n: int, slices: int
+    pos: np.ndarray, is_write: np.ndarray, distance: np.ndarray, starts: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per [type, time slice] (flat, reads first): the run heads (trace positions ``pos``)
-    and those whose drawn ``distance`` reaches back into the trace (distance <= position)."""
+    """Per [type, time slice] (flat, reads first; the slices begin at ``starts``, then the
+    trace's length): the run heads (trace positions ``pos``) and those whose drawn
+    ``distance`` reaches back into the trace (distance <= position)."""
+    slices = len(starts) - 1
     heads = np.zeros(2 * slices, dtype=np.int64)
     reached = np.zeros(2 * slices, dtype=np.int64)
     for h in range(len(pos)):
         p = pos[h]
-        cell = (slices if is_write[p] else 0) + p * slices // n
+        cell = (slices if is_write[p] else 0) + np.searchsorted(starts, p, side="right") - 1
         heads[cell] += 1
         if distance[h] <= p:
             reached[cell] += 1
@@ -598,7 +600,7 @@ def choose_reuse(
     is_write: np.ndarray,
     single: np.ndarray,
     distance: np.ndarray,
-    n: int,
+    starts: np.ndarray,
     reached: np.ndarray,
     factor: np.ndarray,
     scaled: np.ndarray,
@@ -608,18 +610,19 @@ def choose_reuse(
     both: np.ndarray,
 ) -> np.ndarray:
     """Per run head: 0 new address, 1 copy a read, 2 copy a write (int8), from its uniform
-    draw ``u`` and the probabilities of its [type, time slice] (``first``: copy a read,
-    ``both``: copy either), each times the head's factor: ``factor`` (its run length's
-    weight; empty: 1), set to ``single_factor`` for a run of one and multiplied by
-    ``other_factor`` otherwise where its type is ``scaled``, then by whether its distance
-    reaches back over the share of its [type, slice] that reach (``reached``, flat)."""
+    draw ``u`` and the probabilities of its [type, time slice] (slices begin at ``starts``;
+    ``first``: copy a read, ``both``: copy either), each times the head's factor:
+    ``factor`` (its run length's weight; empty: 1), set to ``single_factor`` for a run of
+    one and multiplied by ``other_factor`` otherwise where its type is ``scaled``, then by
+    whether its distance reaches back over the share of its [type, slice] that reach
+    (``reached``, flat)."""
     slices = first.shape[1]
     weighted = len(factor) > 0
     out = np.zeros(len(u), dtype=np.int8)
     for h in range(len(u)):
         p = pos[h]
         t = 1 if is_write[p] else 0
-        k = p * slices // n
+        k = np.searchsorted(starts, p, side="right") - 1
         f = factor[h] if weighted else 1.0
         if scaled[t]:
             if single[p]:

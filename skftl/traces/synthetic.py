@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from skftl.errors import ConfigError
+from skftl.traces.locality import slice_starts, time_slice
 from skftl.traces.requests import SECTOR, Requests, TraceMeta
 
 KB = 1024
@@ -144,6 +145,24 @@ def _tilted(dist: SizeDist, mean_bytes: float) -> SizeDist:
     return dist._tilted_to_mean(mean_bytes)
 
 
+# the spec's fields with one value per time slice (``phase_edges``)
+_SLICED = (
+    "new_address_weights",
+    "phase_repeat_factors",
+    "phase_read_fractions",
+    "phase_seq_read_factors",
+    "phase_seq_write_factors",
+    "phase_read_size_factors",
+    "phase_write_size_factors",
+    "phase_follow_read_size_factors",
+    "phase_follow_write_size_factors",
+    "phase_overlap_read_factors",
+    "phase_overlap_write_factors",
+    "phase_overlap_single_read_factors",
+    "phase_overlap_single_write_factors",
+)
+
+
 @dataclass(frozen=True)
 class SyntheticSpec:
     """Parameters of a synthetic block workload (see the module docstring).
@@ -181,8 +200,9 @@ class SyntheticSpec:
     # How far back (in requests) is drawn from the inverse CDF given by the knots
     # (``reuse_distance_levels``, ``reuse_distance_quantiles``), log-linear between knots
     # (empty: log-uniform on [1, 1000]). ``new_address_weights`` (empty: flat) makes the rate
-    # of new addresses vary over the trace: in the k-th of its equal time slices, the share of
-    # non-sequential requests that take a new address is scaled by the k-th weight (mean 1).
+    # of new addresses vary over the trace: in the k-th of its time slices (``phase_edges``),
+    # the share of non-sequential requests that take a new address is scaled by the k-th
+    # weight (mean 1).
     reread_fraction: float = 0.0
     read_after_write_fraction: float = 0.0
     write_after_read_fraction: float = 0.0
@@ -242,13 +262,13 @@ class SyntheticSpec:
     overlap_written_shares: tuple[float, ...] = ()
     overlap_page_counts: tuple[int, ...] = ()
     overlap_page_probs: tuple[float, ...] = ()
-    # Per equal time slice (empty: the same in every slice), the overlap share of the read
+    # Per time slice (empty: the same in every slice), the overlap share of the read
     # (write) heads over ``overlap_read_fraction`` (``overlap_write_fraction``), each slice's
     # at most 1: early in a trace little has been touched to overlap, late much.
     phase_overlap_read_factors: tuple[float, ...] = ()
     phase_overlap_write_factors: tuple[float, ...] = ()
     # The share of the overlapping read (write) heads that are runs of one request (empty:
-    # as the type's heads at a new address), and per equal time slice that share over it
+    # as the type's heads at a new address), and per time slice that share over it
     # (empty: the same in every slice): a part of a file read again is mostly one request;
     # late in an app trace, files are read again whole.
     overlap_single_run_shares: tuple[float, ...] = ()
@@ -300,12 +320,21 @@ class SyntheticSpec:
     repeat_write_sizes: SizeDist | None = None
     # Phases (empty: none): block traces are not stationary (an app loads, then runs; a
     # server's mix shifts), and that is what bends their footprint growth. In the k-th of
-    # len() equal time slices, ``phase_read_fractions[k]`` of the drawn requests are reads
+    # len() time slices, ``phase_read_fractions[k]`` of the drawn requests are reads
     # (exact counts, scaled so the trace's read share stays ``read_fraction``) and the reads'
     # (writes') sizes at a new address are drawn with their mean scaled by
     # ``phase_read_size_factors[k]`` (``phase_write_size_factors[k]``): the type's size
     # distribution tilted (it must be discrete).
     phase_read_fractions: tuple[float, ...] = ()
+    # Where the time slices of every per-slice field begin, as fractions of the drawn
+    # requests (those that are not repeats; one more than the slices, from 0 to 1,
+    # non-decreasing; a profile's ``phase_edges``: each slice holds an equal share of
+    # requests and new pages). Empty: equal slices.
+    phase_edges: tuple[float, ...] = ()
+    # Per time slice, the repeats (``repeat_fraction``) per drawn request over the trace's
+    # (empty: the repeats follow requests picked anywhere): where a trace repeats
+    # requests is not where its repeatable requests are.
+    phase_repeat_factors: tuple[float, ...] = ()
     # The share of each type's requests that are sequential continuations, per equal time
     # slice, over the type's share (``seq_read_fraction``; empty: the same in every slice).
     # Exact in total as far as the slices allow (a slice's share is at most 1).
@@ -385,6 +414,7 @@ class SyntheticSpec:
         if r and (min(r) < 0 or max(r) > 1 or not np.isfinite(r).all()):
             raise ConfigError(f"{self.name}: phase_read_fractions must be in [0, 1], got {r}")
         for name in (
+            "phase_repeat_factors",
             "phase_seq_read_factors",
             "phase_seq_write_factors",
             "phase_overlap_read_factors",
@@ -422,6 +452,7 @@ class SyntheticSpec:
             x = getattr(self, name)
             if x is not None and not 0.0 <= x <= 1.0:
                 raise ConfigError(f"{self.name}: {name} must be in [0, 1], got {x}")
+        self._check_edges()
         w = self.new_address_weights
         if w and (min(w) < 0 or not np.isfinite(w).all() or sum(w) <= 0):
             raise ConfigError(f"{self.name}: new_address_weights must be >= 0, sum > 0, got {w}")
@@ -449,6 +480,22 @@ class SyntheticSpec:
             raise ConfigError(f"{self.name}: a hot region needs 0 < hot_space_fraction < 1")
         if self.burst_fraction > 0 and self.burst_gap_ns * self.burst_fraction >= 1e9 / self.iops:
             raise ConfigError(f"{self.name}: burst gaps alone exceed the mean gap 1/iops")
+
+    def _check_edges(self) -> None:
+        """``phase_edges``: from 0 to 1, non-decreasing, one more than every per-slice field."""
+        e = self.phase_edges
+        if not e:
+            return
+        if len(e) < 2 or e[0] != 0.0 or e[-1] != 1.0 or np.any(np.diff(e) < 0):
+            raise ConfigError(
+                f"{self.name}: phase_edges must rise from 0 to 1 (non-decreasing), got {e}"
+            )
+        for name in _SLICED:
+            if getattr(self, name) and len(getattr(self, name)) != len(e) - 1:
+                raise ConfigError(
+                    f"{self.name}: {name} has {len(getattr(self, name))} slices, "
+                    f"phase_edges {len(e) - 1}"
+                )
 
     def _check_table(self, kind: str, floor: float, rule: str) -> None:
         """The knots ``<kind>_levels`` / ``<kind>_quantiles`` of an inverse CDF: the same
@@ -649,10 +696,10 @@ def _seq_mask(rng: np.random.Generator, n: int, seq_fraction: float) -> np.ndarr
 
 
 def _seq_slices(
-    idx: np.ndarray, n: int, fraction: float, factors: tuple[float, ...]
+    idx: np.ndarray, n: int, fraction: float, factors: tuple[float, ...], edges: tuple
 ) -> list[tuple[np.ndarray, float]]:
-    """The chain ``idx`` (one type's positions in a trace of ``n``) cut into the equal time
-    slices of ``factors``, each with its sequential share: ``fraction`` times the slice's
+    """The chain ``idx`` (one type's positions in a trace of ``n``) cut into the time slices
+    of ``factors`` (at ``edges``), each with its sequential share: ``fraction`` times the slice's
     factor, scaled so the chain's share stays ``fraction`` (each slice's at most 1). Without
     factors the chain whole."""
     if not len(idx):
@@ -660,8 +707,7 @@ def _seq_slices(
     if not factors:
         return [(idx, fraction)]
     k = len(factors)
-    slice_of = idx * k // max(n, 1)
-    bounds = np.searchsorted(slice_of, np.arange(k + 1))
+    bounds = np.searchsorted(idx, slice_starts(n, k, edges))
     count = np.diff(bounds).astype(np.float64)
     want = np.asarray(factors, dtype=np.float64) * count
     total = fraction * len(idx)
@@ -888,7 +934,8 @@ def _reuse_choice(
         ]
     )
     reuse = shares.sum(axis=1)
-    heads, reach = reuse_cells(pos, is_write, distance, max(n, 1), len(w))
+    starts = slice_starts(max(n, 1), len(w), spec.phase_edges)
+    heads, reach = reuse_cells(pos, is_write, distance, starts)
     # per [type, slice]: the scale turning the shares into this slice's reuse probabilities
     scale = np.zeros((2, len(w)))
     for i in (0, 1):
@@ -906,7 +953,7 @@ def _reuse_choice(
         is_write,
         single,
         distance,
-        max(n, 1),
+        starts,
         reached,
         factor,
         scaled,
@@ -1002,7 +1049,7 @@ def _located_offsets(
         (True, spec.seq_write_fraction, spec.phase_seq_write_factors),
     ):
         idx = np.flatnonzero(is_write == w)
-        for part, share in _seq_slices(idx, n, fraction, factors):
+        for part, share in _seq_slices(idx, n, fraction, factors, spec.phase_edges):
             if spec.single_run_share is None:
                 seq[part] = _seq_mask(rng, len(part), share)
             else:
@@ -1072,7 +1119,9 @@ def _located_offsets(
             parts.append((4 * t + 1, follow, follow_phases))
         for label, part_dist, part_phases in parts:
             if part_phases:
-                _phase_sizes(part_phases, part_dist, rng, group[label], n, sizes, into)
+                _phase_sizes(
+                    part_phases, spec.phase_edges, part_dist, rng, group[label], n, sizes, into
+                )
             else:
                 _draw_into(part_dist, rng, sizes, group[label], into)
         if again is not None:
@@ -1257,7 +1306,12 @@ def _overlap_chances(
     chance: float | np.ndarray = fraction
     factors = (spec.phase_overlap_read_factors, spec.phase_overlap_write_factors)[t]
     if factors:
-        chance = fraction * np.asarray(factors)[heads * len(factors) // max(n, 1)]
+        chance = (
+            fraction
+            * np.asarray(factors)[
+                time_slice(heads, slice_starts(n, len(factors), spec.phase_edges))
+            ]
+        )
     if not spec.overlap_single_run_shares:
         return chance
     single_factors = (
@@ -1265,7 +1319,7 @@ def _overlap_chances(
         spec.phase_overlap_single_write_factors,
     )[t] or (1.0,)
     k = len(single_factors)
-    slice_of = heads * k // max(n, 1)
+    slice_of = time_slice(heads, slice_starts(n, k, spec.phase_edges))
     share = np.clip(spec.overlap_single_run_shares[t] * np.asarray(single_factors), 0.0, 1.0)
     one, more = _single_run_weights(
         share, np.bincount(slice_of[single], minlength=k), np.bincount(slice_of, minlength=k)
@@ -1275,6 +1329,7 @@ def _overlap_chances(
 
 def _phase_sizes(
     factors: tuple,
+    edges: tuple,
     dist: SizeDist,
     rng: np.random.Generator,
     idx: np.ndarray,
@@ -1283,12 +1338,12 @@ def _phase_sizes(
     scratch: np.ndarray | None = None,
 ) -> None:
     """Sizes of the requests ``idx`` (ascending trace positions of n): in the k-th of the
-    equal time slices, from ``dist`` tilted to its mean times ``factors[k]`` (kept inside
+    time slices (at ``edges``), from ``dist`` tilted to its mean times ``factors[k]`` (kept inside
     the sizes' range), in place into ``out``. The factors are first scaled so that their
     mean over these requests is 1: the phases move sizes in time, ``dist`` keeps the mean
     (however many of the requests fall in each slice)."""
     lo, hi, mean = min(dist.sizes), max(dist.sizes), dist.mean_bytes
-    bounds = np.searchsorted(idx * len(factors) // max(n, 1), np.arange(len(factors) + 1))
+    bounds = np.searchsorted(idx, slice_starts(n, len(factors), edges))
     count = np.diff(bounds)
     weighted = float(np.dot(count, factors))
     if weighted > 0:
@@ -1303,22 +1358,31 @@ def _phase_writes(spec: SyntheticSpec, rng: np.random.Generator, n: int, writes:
     """Write mask of n drawn requests with ``writes`` writes, spread over the time slices
     as ``spec.phase_read_fractions`` say (largest remainders; exact in total)."""
     k = len(spec.phase_read_fractions)
-    edges = np.arange(k + 1) * n // k
-    length = np.diff(edges)
-    want = (1.0 - np.asarray(spec.phase_read_fractions)) * length
-    want = want * writes / want.sum() if want.sum() > 0 else length * writes / max(n, 1)
-    count = np.minimum(np.floor(want).astype(np.int64), length)
-    for j in np.argsort(-(want - count), kind="stable"):  # the remainder, one each
-        if count.sum() >= writes:
-            break
-        if count[j] < length[j]:
-            count[j] += 1
-    while count.sum() < writes:  # slices full at their share: fill where there is room
-        j = int(np.argmax(length - count))
-        count[j] += min(writes - count.sum(), length[j] - count[j])
+    # equal slices of the read share round down where the others round up (i * k // n): a
+    # spec's draws stay as they were
+    starts = slice_starts(n, k, spec.phase_edges) if spec.phase_edges else np.arange(k + 1) * n // k
+    length = np.diff(starts)
+    count = _apportion(writes, (1.0 - np.asarray(spec.phase_read_fractions)) * length, length)
     return np.concatenate(
         [_exact_mask(rng, int(m), int(c)) for m, c in zip(length, count, strict=True)]
     )
+
+
+def _apportion(total: int, weights: np.ndarray, room: np.ndarray) -> np.ndarray:
+    """``total`` split over slices in proportion to ``weights`` (where they are all 0, to
+    ``room``), by largest remainders, a slice getting at most its ``room`` (at least
+    ``total`` in all)."""
+    want = weights * total / weights.sum() if weights.sum() > 0 else room * total / room.sum()
+    count = np.minimum(np.floor(want).astype(np.int64), room)
+    for j in np.argsort(-(want - count), kind="stable"):  # the remainder, one each
+        if count.sum() >= total:
+            break
+        if count[j] < room[j]:
+            count[j] += 1
+    while count.sum() < total:  # slices full at their share: fill where there is room
+        j = int(np.argmax(room - count))
+        count[j] += min(total - count.sum(), room[j] - count[j])
+    return count
 
 
 def table_quantiles(
@@ -1383,7 +1447,8 @@ def _located_requests(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(is_write, sizes, offsets) with temporal locality: ``n - k`` requests drawn by
     :func:`_located_offsets`, then k = round(repeat_fraction * n) exact repeats, each
-    right after a request picked uniformly (with replacement)."""
+    right after a request picked uniformly (with replacement), in each time slice as many
+    as ``phase_repeat_factors`` say."""
     k = round(spec.repeat_fraction * n)
     base = n - k
     if spec.repeat_write_share is None:
@@ -1391,7 +1456,7 @@ def _located_requests(
         sizes, offsets = _located_offsets(spec, rng, is_write)
         if k == 0 or base == 0:
             return is_write, sizes, offsets
-        originals = rng.integers(0, base, k)
+        k_w = None
     else:  # the drawn requests carry the writes the repeats do not, so read % stays exact
         k_w = round(spec.repeat_write_share * k)
         writes = int(np.clip(round((1.0 - spec.read_fraction) * n) - k_w, 0, base))
@@ -1399,6 +1464,11 @@ def _located_requests(
         sizes, offsets = _located_offsets(spec, rng, is_write)
         if k == 0 or base == 0:
             return is_write, sizes, offsets
+    if spec.phase_repeat_factors:
+        originals = _sliced_originals(spec, rng, is_write, sizes, k, k_w)
+    elif k_w is None:
+        originals = rng.integers(0, base, k)
+    else:
         originals = _repeat_originals(spec, rng, is_write, sizes, k, k_w)
     copies = 1 + np.bincount(originals, minlength=base)
     return tuple(np.repeat(a, copies) for a in (is_write, sizes, offsets))
@@ -1409,6 +1479,38 @@ def _draw_writes(spec: SyntheticSpec, rng: np.random.Generator, n: int, writes: 
     if spec.phase_read_fractions and n > 0:
         return _phase_writes(spec, rng, n, writes)
     return _exact_mask(rng, n, writes)
+
+
+def _sliced_originals(
+    spec: SyntheticSpec,
+    rng: np.random.Generator,
+    is_write: np.ndarray,
+    sizes: np.ndarray,
+    k: int,
+    k_w: int | None,
+) -> np.ndarray:
+    """The originals of k repeats (k_w of them writes; None: any type), as
+    :func:`_repeat_originals` picks them (uniformly where k_w is None), but in each time
+    slice of the drawn requests as many as its length times its ``phase_repeat_factors``
+    (largest remainders), the writes among them in proportion."""
+    factors = np.asarray(spec.phase_repeat_factors, dtype=np.float64)
+    starts = slice_starts(len(sizes), len(factors), spec.phase_edges)
+    length = np.diff(starts)
+    per_slice = _apportion(k, factors * length, np.full(len(factors), k))
+    writes = None if k_w is None else _apportion(k_w, per_slice.astype(np.float64), per_slice)
+    out = []
+    for j in np.flatnonzero(per_slice):
+        lo, hi = starts[j], starts[j + 1]
+        if hi <= lo:  # an empty slice (factors and lengths are checked): the nearest request
+            out.append(np.full(per_slice[j], min(lo, len(sizes) - 1)))
+        elif writes is None:
+            out.append(rng.integers(lo, hi, per_slice[j]))
+        else:
+            picked = _repeat_originals(
+                spec, rng, is_write[lo:hi], sizes[lo:hi], int(per_slice[j]), int(writes[j])
+            )
+            out.append(lo + picked)
+    return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
 
 def _repeat_originals(

@@ -151,3 +151,53 @@ def test_slice_ratios_are_a_slices_share_over_the_traces_where_it_expects_enough
         _slice_ratios(slice_of, among, np.zeros_like(event), PHASE_MIN_EVENTS)
         == [1.0] * PHASE_SLICES
     )
+
+
+def test_equal_slice_starts_are_the_floor_rule():
+    """Without edges, request i is in slice i * k // n, for any n and k."""
+    from skftl.traces.locality import slice_starts, time_slice
+
+    for n, k in ((1000, 20), (1003, 20), (7, 3), (20, 20), (19, 20)):
+        got = time_slice(np.arange(n), slice_starts(n, k))
+        assert got.tolist() == (np.arange(n) * k // n).tolist()
+
+
+def test_growth_edges_give_a_burst_slices_of_its_own():
+    """A trace whose footprint grows evenly keeps equal slices; a burst bringing half the
+    footprint in 1 % of the requests gets about half the slices (PHASE_GROWTH_SHARE 0.5:
+    a quarter of the mix), each a fraction of a percent long."""
+    from skftl.traces.locality import PHASE_GROWTH_SHARE, PHASE_SLICES, growth_edges
+
+    n = 10_000
+    even = growth_edges(np.ones(n, dtype=np.int64))
+    assert even == pytest.approx(np.arange(PHASE_SLICES + 1) / PHASE_SLICES)
+    new_pages = np.ones(n, dtype=np.int64)
+    new_pages[5000:5100] = 100  # 10,000 of 19,900 pages
+    edges = np.asarray(growth_edges(new_pages))
+    inside = np.count_nonzero((edges > 0.5) & (edges <= 0.51))
+    share = PHASE_GROWTH_SHARE * (10_000 / 19_900) + (1 - PHASE_GROWTH_SHARE) * 0.01
+    assert abs(inside - share * PHASE_SLICES) <= 1
+    assert edges[0] == 0 and edges[-1] == 1 and np.all(np.diff(edges) > 0)
+
+
+def test_time_slices_count_requests_that_are_not_repeats():
+    """The slices count the requests that are not immediate repeats, a repeat is in its
+    original's slice, and each slice's share of the footprint is what its requests touch
+    first; given empty edges (an older profile), equal slices of all requests."""
+    from skftl.traces.locality import PHASE_SLICES, _time_slices
+
+    n = 4000
+    repeat = np.zeros(n, dtype=bool)
+    repeat[1:2000:2] = True  # the first half: every other request repeats the one before
+    new_pages = np.where(repeat, 0, 1)
+    edges = [k / PHASE_SLICES for k in range(PHASE_SLICES + 1)]
+    got_edges, slice_of, shares = _time_slices(new_pages, repeat, edges)
+    per = (n - repeat.sum()) // PHASE_SLICES  # 150 of the 3,000 that are not repeats
+    assert got_edges == edges
+    assert np.all(slice_of[repeat] == slice_of[np.flatnonzero(repeat) - 1])
+    # the first 1,000 of them (6.7 slices) have a repeat each, the rest none
+    assert np.bincount(slice_of)[:6].tolist() == [2 * per] * 6
+    assert np.bincount(slice_of)[7:].tolist() == [per] * (PHASE_SLICES - 7)
+    assert shares == pytest.approx(np.full(PHASE_SLICES, 1 / PHASE_SLICES))
+    _, equal, _ = _time_slices(new_pages, repeat, [])
+    assert equal.tolist() == (np.arange(n) * PHASE_SLICES // n).tolist()

@@ -196,6 +196,20 @@ def test_new_address_weights_move_new_pages_in_time():
     assert first / second == pytest.approx(0.2 / 0.8, rel=0.1)
 
 
+def test_new_address_weights_on_uneven_slices():
+    """The weights act on the slices at ``phase_edges``: a weight 1.6 on a slice of 1.1 %
+    of the trace (and 0.9 elsewhere) gives that slice its share of the new pages."""
+    weights = tuple(1.6 if i == 10 else 0.9 for i in range(len(UNEVEN) - 1))
+    spec = base(
+        read_fraction=0.0, rewrite_fraction=0.5, new_address_weights=weights, phase_edges=UNEVEN
+    )
+    got = profile(generate(spec, N, seed=6), phase_edges=UNEVEN)
+    shares = np.asarray(got["phase_footprint_shares"])
+    # new-address share per slice: 0.5 * c * w with c keeping the mean over requests at 0.5
+    new = np.asarray(weights) * np.diff(UNEVEN)
+    assert shares == pytest.approx(new / new.sum(), rel=0.15)
+
+
 def test_hot_region_share_set_is_measured():
     spec = base(
         read_fraction=0.0,  # one chain: one hot region
@@ -280,6 +294,10 @@ def test_locality_draws_are_deterministic():
         ({"phase_overlap_write_factors": (0.0, 0.0)}, "phase_overlap_write_factors"),
         ({"overlap_single_run_shares": (0.5, 1.5)}, "overlap_single_run_shares"),
         ({"phase_overlap_single_read_factors": (np.nan,)}, "phase_overlap_single_read_factors"),
+        ({"phase_edges": (0.0, 0.5)}, "phase_edges"),
+        ({"phase_edges": (0.0, 0.6, 0.4, 1.0)}, "phase_edges"),
+        ({"phase_edges": (0.0, 0.5, 1.0), "phase_seq_read_factors": (1.0,) * 3}, "phase_seq_read"),
+        ({"phase_repeat_factors": (1.0, -1.0)}, "phase_repeat_factors"),
     ],
 )
 def test_bad_locality_values_name_preset_and_field(kw, field):
@@ -519,28 +537,40 @@ def test_copy_run_requests_set_is_measured():
         assert profile(req)["rewrite_start_share"] == pytest.approx(0.3, abs=0.03)
 
 
-def test_phases_set_are_measured():
-    """Per time slice: the read share set is the one measured (exactly, up to a request),
-    the size factors set are the measured mean size ratios, and the trace's read share
-    stays exact."""
+# uneven time slices: 20, of 1.1 % to 9.7 % of a trace (a burst's slices, then longer ones)
+UNEVEN = tuple((np.r_[0, np.cumsum([1 + i % 9 for i in range(20)])] / 93).tolist())
+
+
+@pytest.mark.parametrize("edges", [(), UNEVEN], ids=["equal", "uneven"])
+def test_phases_set_are_measured(edges):
+    """Per time slice (equal, or at the edges set): the read share set is the one measured
+    (exactly, up to a request), the size factors set are the measured mean size ratios,
+    and the trace's read share stays exact."""
     k = 20
     reads = tuple(0.1 + 0.8 * (i % 4) / 3 for i in range(k))
     factors = tuple(0.5 + 1.5 * (i / (k - 1)) for i in range(k))  # sizes grow over time
     sizes = SizeDist.discrete({1: 0.2, 8: 0.4, 32: 0.3, 128: 0.1})
+    read_fraction = float(np.dot(reads, np.diff(edges)) if edges else np.mean(reads))
     spec = base(
         read_sizes=sizes,
         write_sizes=sizes,
-        read_fraction=float(np.mean(reads)),
+        read_fraction=read_fraction,
+        phase_edges=edges,
         phase_read_fractions=reads,
         phase_read_size_factors=factors,
         phase_write_size_factors=factors,
     )
     n = 2 * N
-    got = profile(generate(spec, n, seed=18))
-    assert got["read_fraction"] == pytest.approx(np.mean(reads), abs=1 / n)
-    assert np.allclose(got["phase_read_fractions"], reads, atol=2 * k / n)
+    got = profile(generate(spec, n, seed=18), phase_edges=edges)
+    assert got["phase_edges"] == list(edges)
+    assert got["read_fraction"] == pytest.approx(read_fraction, abs=1 / n)
+    shortest = n * min(np.diff(edges)) if edges else n / k
+    assert np.allclose(got["phase_read_fractions"], reads, atol=2 / shortest)
     r = np.asarray(got["phase_read_size_ratios"]) / np.asarray(factors)
-    assert r / r.mean() == pytest.approx(np.ones(k), rel=0.15)  # the ratios follow the factors
+    # the ratios follow the factors, within 15 % or, in an uneven slice of few reads, 4
+    # standard errors of its mean size (the sizes' CV is 1.7)
+    few = 4 * 1.7 / np.sqrt(np.asarray(reads) * n * np.diff(edges)) if edges else 0.0
+    assert np.all(np.abs(r / r.mean() - 1) <= np.maximum(0.15, few)), r / r.mean()
     assert np.corrcoef(got["phase_write_size_ratios"], factors)[0, 1] > 0.95
 
 
@@ -619,7 +649,9 @@ def test_overlap_share_per_slice_set_is_measured():
     share stays."""
     k = 20
     factors = (0.0,) * (k // 2) + (1.6,) * (k // 2)
-    got = profile(generate(_overlapping(phase_overlap_read_factors=factors), 40_000, seed=4))
+    got = profile(
+        generate(_overlapping(phase_overlap_read_factors=factors), 40_000, seed=4), phase_edges=()
+    )
     ratios = np.asarray(got["phase_touch_read_ratios"])
     assert got["touch_read_share"] == pytest.approx(0.5 * np.mean(factors), rel=0.08)
     assert ratios[1 : k // 2].max() < 0.1  # slice 0 expects too few overlaps to be its own
@@ -639,7 +671,7 @@ def test_overlapping_heads_single_run_share_set_is_measured(single):
         overlap_single_run_shares=(single, single),
         phase_overlap_single_read_factors=factors,
     )
-    got = profile(generate(spec, 40_000, seed=5))
+    got = profile(generate(spec, 40_000, seed=5), phase_edges=())
     assert got["touch_read_share"] == pytest.approx(0.5, rel=0.15)
     assert got["touch_read_single_run_share"] == pytest.approx(single * 0.9, abs=0.05)
     ratios = np.asarray(got["phase_touch_read_single_ratios"])
@@ -678,7 +710,7 @@ def test_sequential_share_per_slice_set_is_measured():
     k = 20
     factors = (4.0,) * 4 + (0.25,) * (k - 4)  # a loading phase of long runs, then short ones
     spec = base(seq_read_fraction=0.3, single_run_share=0.6, phase_seq_read_factors=factors)
-    got = profile(generate(spec, N, seed=6))
+    got = profile(generate(spec, N, seed=6), phase_edges=())
     assert got["seq_read_fraction"] == pytest.approx(0.3, abs=1e-3)
     ratios = np.asarray(got["phase_seq_read_ratios"])
     # 4 x 0.3 = 1.2 of a slice's reads: the first four slices take all (1) and the others
@@ -704,3 +736,29 @@ def test_reuse_sizes_by_the_type_reused_set_are_measured():
     assert got["mean_copy_read_of_read_size_kb"] == pytest.approx(4.0, rel=0.02)
     plain = profile(generate(dataclasses.replace(spec, reuse_read_of_write_sizes=None), N, seed=7))
     assert plain["mean_copy_read_of_write_size_kb"] == pytest.approx(4.0, rel=0.02)
+
+
+def test_repeats_per_slice_set_are_measured():
+    """The repeats moved between uneven time slices by the factors set are the ones
+    measured per slice (each in its original's slice, the slices counting the requests that
+    are not repeats), and the trace's repeat share stays exact."""
+    k = len(UNEVEN) - 1
+    factors = tuple(3.0 if i in (2, 3, 11) else 0.5 for i in range(k))
+    sizes = SizeDist.discrete({4096: 0.5, 65536: 0.5})
+    spec = base(
+        read_sizes=sizes,
+        write_sizes=sizes,
+        repeat_fraction=0.2,
+        repeat_write_share=0.4,
+        repeat_read_sizes=SizeDist.discrete({4096: 1.0}),
+        repeat_write_sizes=SizeDist.discrete({4096: 1.0}),
+        phase_edges=UNEVEN,
+        phase_repeat_factors=factors,
+    )
+    got = profile(generate(spec, 2 * N, seed=7), phase_edges=UNEVEN)
+    assert got["repeat_share"] == pytest.approx(0.2, abs=0.002)
+    assert got["repeat_write_share"] == pytest.approx(0.4, abs=0.01)
+    ratios = np.asarray(got["phase_repeat_ratios"])
+    length = np.diff(UNEVEN)
+    mean = np.dot(factors, length)  # the factors' mean over the drawn requests
+    assert ratios == pytest.approx(np.asarray(factors) / mean, rel=0.1)
