@@ -36,7 +36,7 @@ LOCALITY_ON = dict(
     reuse_distance_levels=(0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 1.0),
     reuse_distance_quantiles=(1.0, 1.0, 2.0, 8.0, 59.0, 796.0, 7944.0, 34692.0, 99877.0),
     new_address_weights=(0.3, 0.6, 1.0, 1.4, 1.7),
-    reuse_single_run_share=0.9,
+    reuse_single_run_shares=(0.9, 0.9),
     copy_size_share=0.5,
     repeat_fraction=0.05,
 )

@@ -365,16 +365,17 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         reuse_write_of_read_sizes=write_of_read,
         follow_read_sizes=follow_read,
         follow_write_sizes=follow_write,
-        reuse_single_run_share=_share_or_none(
-            p.get("copy_single_run_share", p.get("reuse_single_run_share"))
-        ),
         reuse_single_run_shares=_per_type_shares(
-            p, "copy_{}_single_run_share", "copy_single_run_share"
+            p,
+            "copy_{}_single_run_share",
+            "copy_single_run_share",
+            p.get("copy_single_run_share", p.get("reuse_single_run_share")),
         ),
         single_run_share=_share_or_none(p.get("single_run_share")),
         copy_run_requests=_at_least_one(p.get("copy_run_requests")),
-        copy_run_old_share=_share_or_none(p.get("copy_run_old_share")),
-        copy_run_old_shares=_per_type_shares(p, "copy_{}_run_old_share", "copy_run_old_share"),
+        copy_run_old_shares=_per_type_shares(
+            p, "copy_{}_run_old_share", "copy_run_old_share", p.get("copy_run_old_share")
+        ),
         overlap_run_old_shares=_overlap_run_old_shares(p),
         **_overlap(p),
         phase_edges=edges,
@@ -519,13 +520,17 @@ def _overlap_run_old_shares(p: Mapping[str, Any]) -> tuple[float, ...]:
     return tuple(out) if any(f"new_{k}_run_old_share" in p for k in ("read", "write")) else ()
 
 
-def _per_type_shares(p: Mapping[str, Any], key: str, pooled: str) -> tuple[float, ...]:
+def _per_type_shares(
+    p: Mapping[str, Any], key: str, pooled: str, older: Any = None
+) -> tuple[float, ...]:
     """(read, write) of the profile's ``key`` per type; a type without its own (no such
-    runs, or a profile that does not have it) takes the pooled share, else 1; () when the
-    profile has neither type's."""
+    runs, or a profile that does not have it) takes the pooled share, else 1. Where the
+    profile has neither type's (an older profile): ``older`` for both where it is a share
+    (that profile's pooled value), else ()."""
     own = [_share_or_none(p.get(key.format(kind))) for kind in ("read", "write")]
     if all(x is None for x in own):
-        return ()
+        x = _share_or_none(older)
+        return () if x is None else (x, x)
     rest = _share_or_none(p.get(pooled))
     return tuple(x if x is not None else (1.0 if rest is None else rest) for x in own)
 
@@ -674,7 +679,7 @@ def _with_overlap(spec: SyntheticSpec, x: float) -> SyntheticSpec:
         )
     if outer > 0:
         changes["copy_run_old_shares"] = tuple(
-            over(f) for f in spec.copy_run_old_shares or (spec.copy_run_old_share or 1.0,) * 2
+            over(f) for f in spec.copy_run_old_shares or (1.0, 1.0)
         )
         changes["overlap_run_old_shares"] = tuple(
             over(f) for f in spec.overlap_run_old_shares or (0.0, 0.0)

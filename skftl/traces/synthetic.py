@@ -223,12 +223,10 @@ class SyntheticSpec:
     # file read or written whole comes in requests of other sizes than isolated ones.
     follow_read_sizes: SizeDist | None = None
     follow_write_sizes: SizeDist | None = None
-    # Share of the reusing requests that start a run of one request (None: no preference;
-    # a reused address is then as often continued sequentially as a new one).
-    reuse_single_run_share: float | None = None
-    # The same per type of the reusing head (read, write; empty: ``reuse_single_run_share``
-    # for both): in block traces a file is read again whole as often as it was read, while
-    # a block rewritten is mostly rewritten alone.
+    # Share of the reusing requests that start a run of one request, per type of the reusing
+    # head (read, write; empty: no preference, a reused address is then as often continued
+    # sequentially as a new one): in block traces a file is read again whole as often as it
+    # was read, while a block rewritten is mostly rewritten alone.
     reuse_single_run_shares: tuple[float, ...] = ()
     # Share of a type's run heads that are runs of one (None: the sequential requests at
     # random positions, so runs are short and few heads stand alone). Block traces mix many
@@ -238,13 +236,11 @@ class SyntheticSpec:
     # as those of any head): in block traces a reuse that goes on is short (a few blocks
     # rewritten or read again), the long runs are files written or read whole once.
     copy_run_requests: float | None = None
-    # Of those runs, the share that go over the pages their source's run touched (a file
-    # read or written again from where it began); the others append: they copy the last
-    # request of a run at a new address and go on past its end (None: all go over).
-    copy_run_old_share: float | None = None
-    # The same per type of the reusing run (read, write; empty: ``copy_run_old_share`` for
-    # both): a file read again goes over what was read, while a file written again in block
-    # traces mostly appends (a log, a database's next pages).
+    # Of those runs, per type of the reusing run (read, write; empty: all go over), the share
+    # that go over the pages their source's run touched (a file read or written again from
+    # where it began); the others append: they copy the last request of a run at a new
+    # address and go on past its end. A file read again goes over what was read, while a
+    # file written again in block traces mostly appends (a log, a database's next pages).
     copy_run_old_shares: tuple[float, ...] = ()
     # This share of the read (write) run heads at a new address is placed over part of an
     # earlier request (a drawn reuse distance back) from another start page, with sizes
@@ -444,8 +440,6 @@ class SyntheticSpec:
             if f and (dist is None or dist.kind != "discrete"):
                 raise ConfigError(f"{self.name}: {name} needs discrete follow sizes")
         for name in (
-            "reuse_single_run_share",
-            "copy_run_old_share",
             "repeat_write_share",
             "single_run_share",
         ):
@@ -847,7 +841,7 @@ def _single_run_factor(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The factor on each run head's reuse probability (``heads``: trace positions, their
     runs ``length`` requests long) that makes the share of single runs among the reusing
-    heads ``spec.reuse_single_run_share`` (per type, keeping the type's reuse share), and,
+    heads ``spec.reuse_single_run_shares`` (per type, keeping the type's reuse share), and,
     among the heads of longer runs, the mean length of those that reuse
     ``spec.copy_run_requests`` (a weight length ** -b, b by bisection; none where that mean
     is not below theirs). As (the length weights, per head; per type, whether the single-run
@@ -881,13 +875,13 @@ def _single_run_factor(
                 factor[multi] = weight / weight.mean()
     scaled = np.zeros(2, dtype=np.bool_)
     single_factor, other_factor = np.ones(2), np.ones(2)
-    shares = spec.reuse_single_run_shares or (spec.reuse_single_run_share,) * 2
-    if all(x is None for x in shares):
+    shares = spec.reuse_single_run_shares
+    if not shares:
         return factor, scaled, single_factor, other_factor
     totals, singles = head_counts(heads, is_write, length)
     for t in (0, 1):
         total, n_single, x = int(totals[t]), int(singles[t]), shares[t]
-        if x is not None and 0 < n_single < total:
+        if 0 < n_single < total:
             scaled[t] = True
             single_factor[t], other_factor[t] = _single_run_weights(x, n_single, total)
     return factor, scaled, single_factor, other_factor
@@ -994,7 +988,7 @@ def _sources(
     block traces what is reused is a block range of its own size (small metadata rewritten,
     a file read again whole), so a copy touches pages its source touched, and the requests
     reused are the sizes that are reused, not a sample of all. A head that goes on in a
-    sequential run either goes over an earlier run (``copy_run_old_share``: it copies the
+    sequential run either goes over an earlier run (``copy_run_old_shares``: it copies the
     head of a run that went on too, a file read or written again from where it began) or
     appends to one (it copies the last request of a run at a new address and goes on past
     its end, the last block of a file rewritten and more written after it); see
@@ -1003,8 +997,8 @@ def _sources(
 
     want = np.flatnonzero(choice > 0)
     sized = _uniform(rng, len(want), scratch) < spec.copy_size_share
-    old = 1.0 if spec.copy_run_old_share is None else spec.copy_run_old_share
-    if spec.copy_run_old_shares:  # per the copy's type
+    old = 1.0  # per the copy's type
+    if spec.copy_run_old_shares:
         old = np.asarray(spec.copy_run_old_shares)[is_write[pos[want]].astype(np.int64)]
     over = _uniform(rng, len(want), scratch) < old
     n = len(is_write)

@@ -435,7 +435,7 @@ def test_spec_like_bad_profile_is_a_clear_error():
 
 def test_reuse_single_run_share_set_is_measured():
     spec = base(read_fraction=0.0, rewrite_fraction=0.4, seq_write_fraction=0.3)
-    spec = dataclasses.replace(spec, reuse_single_run_share=0.9)
+    spec = dataclasses.replace(spec, reuse_single_run_shares=(0.9, 0.9))
     got = profile(generate(spec, N, seed=12))
     assert got["single_run_share"] < 0.8  # without the preference it would be this low
     assert got["reuse_single_run_share"] == pytest.approx(0.9, abs=0.03)
