@@ -230,11 +230,11 @@ def detruncated_levels(levels: list, quantiles: list, n: int) -> list[float]:
     return out.tolist()
 
 
-def _slice_increments(p: Mapping[str, Any], edges: tuple) -> np.ndarray:
-    """New-footprint share gained in each time slice: as measured on the slices at ``edges``
-    (the profile's ``phase_edges``), or without them (an older profile) read off the growth
-    curve at WEIGHT_SLICES equal slices."""
-    if edges:
+def _slice_increments(p: Mapping[str, Any], sliced: bool) -> np.ndarray:
+    """New-footprint share gained in each time slice: as measured on the profile's slices
+    (``sliced``: it has ``phase_edges``), or (an older profile) read off the growth curve at
+    WEIGHT_SLICES equal slices."""
+    if sliced:
         return np.asarray(p["phase_footprint_shares"], dtype=float)
     g = np.asarray(p["footprint_growth"], dtype=float)
     at = np.rint(np.linspace(0, len(g) - 1, WEIGHT_SLICES + 1)).astype(int)
@@ -327,7 +327,7 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
     if quantiles:
         levels = detruncated_levels(levels, quantiles, int(p["n_requests"]))
     edges = tuple(p.get("phase_edges") or ())
-    inc = _slice_increments(p, edges)
+    inc = _slice_increments(p, bool(edges))
     rw = _share_or_none(p.get("repeat_write_share")) if repeat > 0 else None
     # repeats are never sequential: the drawn requests of each type carry all its
     # sequential ones (a type's repeats are repeat * its share of the repeats / its share)
@@ -386,7 +386,7 @@ def _initial_spec(p: Mapping[str, Any], n: int, name: str) -> SyntheticSpec:
         overlap_run_old_shares=_overlap_run_old_shares(p),
         **_overlap(p),
         phase_edges=edges,
-        phase_repeat_factors=tuple(p.get("phase_repeat_ratios") or ()) if repeat > 0 else (),
+        **_repeat_phases(p, rw),
         phase_read_fractions=tuple(p.get("phase_read_fractions") or ()),
         # the reads' sequential share per slice (an app loading reads long runs, then runs
         # on a small hot set: what bends its footprint growth); the writes' is measured too
@@ -505,6 +505,15 @@ def _new_address_weights(p: Mapping[str, Any], inc: np.ndarray) -> tuple[float, 
     return tuple((inc / inc.mean()).tolist()) if inc.sum() > 0 else ()
 
 
+def _repeat_phases(p: Mapping[str, Any], write_share: float | None) -> dict[str, tuple]:
+    """The repeats' factors per time slice and type, as measured, where the profile has
+    both types' and the repeats' type is set (``write_share``); else none."""
+    read, write = (tuple(p.get(f"phase_repeat_{kind}_ratios") or ()) for kind in ("read", "write"))
+    if write_share is None or not (read and write):
+        return {}
+    return {"phase_repeat_read_factors": read, "phase_repeat_write_factors": write}
+
+
 def _carry(repeats: float, share: float) -> float:
     """Factor on a type's sequential share when ``repeats`` of all requests are repeats of
     that type and ``share`` of all requests are of that type."""
@@ -573,8 +582,8 @@ def _calibration_step(spec: SyntheticSpec, p: Mapping[str, Any], got: dict) -> S
     changes: dict[str, Any] = {k: float(np.clip(v, 0.0, 1.0)) for k, v in shares.items()}
     if spec.new_address_weights:
         inc_t, inc_g = (
-            _slice_increments(p, spec.phase_edges),
-            _slice_increments(got, spec.phase_edges),
+            _slice_increments(p, bool(spec.phase_edges)),
+            _slice_increments(got, bool(spec.phase_edges)),
         )
         w = np.asarray(spec.new_address_weights) * [
             _ratio(t, g) if t > 0 else 0.0 for t, g in zip(inc_t, inc_g, strict=True)

@@ -249,9 +249,13 @@ PHASE_MIN_EVENTS = 30
 def slice_starts(n: int, k: int, edges: Sequence[float] = ()) -> np.ndarray:
     """The first request of each of ``k`` time slices of an ``n``-request trace, then n: at
     the fractions ``edges`` of the trace (k + 1 of them, from 0 to 1: a profile's
-    ``phase_edges``), or without them equal slices (request i in slice i * k // n)."""
+    ``phase_edges``), or without them equal slices (request i in slice i * k // n). One
+    slice is the whole trace whatever the edges: a spec field without slices stands as one
+    value, e.g. ``(1.0,)``."""
     if k == 1:
         return np.array([0, n], dtype=np.int64)
+    if len(edges) and len(edges) != k + 1:
+        raise ConfigError(f"phase_edges: {len(edges)} edges for {k} time slices, want {k + 1}")
     if len(edges):
         return np.rint(np.asarray(edges, dtype=np.float64) * n).astype(np.int64)
     return -(-np.arange(k + 1, dtype=np.int64) * n // k)
@@ -277,14 +281,17 @@ def growth_edges(new_pages: np.ndarray) -> list[float]:
     return (np.searchsorted(slice_of, np.arange(PHASE_SLICES + 1)) / n).tolist()
 
 
-def _repeat_ratios(slice_of: np.ndarray, repeat: np.ndarray) -> list[float]:
-    """Per time slice, the immediate repeats per request that is not one, over the trace's
-    (the repeats are in their original's slice)."""
+def _repeat_ratios(slice_of: np.ndarray, repeat: np.ndarray, w: np.ndarray) -> dict:
+    """Per time slice and type, the immediate repeats of that type per request that is not
+    a repeat, over the trace's (a repeat has its original's type and slice)."""
     drawn = ~repeat
     following = np.bincount(np.cumsum(drawn) - 1, weights=repeat, minlength=int(drawn.sum()))
-    per_request = np.zeros(len(repeat))
-    per_request[drawn] = following
-    return _slice_ratios(slice_of, drawn, per_request)
+    out = {}
+    for kind, typed in (("read", ~w), ("write", w)):
+        per_request = np.zeros(len(repeat))
+        per_request[drawn & typed] = following[w[drawn] == (kind == "write")]
+        out[f"phase_repeat_{kind}_ratios"] = _slice_ratios(slice_of, drawn, per_request)
+    return out
 
 
 def _time_slices(
@@ -667,7 +674,7 @@ def measured(
         "footprint_growth": (growth[at] / max(growth[-1], 1)).tolist(),
         "phase_edges": edges,
         "phase_footprint_shares": footprint_shares,
-        "phase_repeat_ratios": _repeat_ratios(slice_of, repeat) if edges else [],
+        **(_repeat_ratios(slice_of, repeat, w) if edges else {}),
         **_phases(requests, slice_of),
         **_fresh_phases(requests, slice_of, new_head, seq, (~seq & ~repeat, prev < 0)),
         "top_decile_access_share": _top_decile_share(ops.lpn, order) if len(ops) else nan,

@@ -148,7 +148,8 @@ def _tilted(dist: SizeDist, mean_bytes: float) -> SizeDist:
 # the spec's fields with one value per time slice (``phase_edges``)
 _SLICED = (
     "new_address_weights",
-    "phase_repeat_factors",
+    "phase_repeat_read_factors",
+    "phase_repeat_write_factors",
     "phase_read_fractions",
     "phase_seq_read_factors",
     "phase_seq_write_factors",
@@ -327,11 +328,13 @@ class SyntheticSpec:
     # non-decreasing; a profile's ``phase_edges``: each slice holds an equal share of
     # requests and new pages). Empty: equal slices.
     phase_edges: tuple[float, ...] = ()
-    # Per time slice, the repeats (``repeat_fraction``) per drawn request over the trace's
-    # (empty: the repeats follow requests picked anywhere): where a trace repeats
-    # requests is not where its repeatable requests are.
-    phase_repeat_factors: tuple[float, ...] = ()
-    # The share of each type's requests that are sequential continuations, per equal time
+    # Per time slice, the repeats of reads (writes) per drawn request over the trace's
+    # (empty: the repeats follow requests picked anywhere; both or neither, and with
+    # ``repeat_write_share``): where a trace repeats requests, and which, is not where its
+    # repeatable requests are.
+    phase_repeat_read_factors: tuple[float, ...] = ()
+    phase_repeat_write_factors: tuple[float, ...] = ()
+    # The share of each type's requests that are sequential continuations, per time
     # slice, over the type's share (``seq_read_fraction``; empty: the same in every slice).
     # Exact in total as far as the slices allow (a slice's share is at most 1).
     phase_seq_read_factors: tuple[float, ...] = ()
@@ -410,7 +413,8 @@ class SyntheticSpec:
         if r and (min(r) < 0 or max(r) > 1 or not np.isfinite(r).all()):
             raise ConfigError(f"{self.name}: phase_read_fractions must be in [0, 1], got {r}")
         for name in (
-            "phase_repeat_factors",
+            "phase_repeat_read_factors",
+            "phase_repeat_write_factors",
             "phase_seq_read_factors",
             "phase_seq_write_factors",
             "phase_overlap_read_factors",
@@ -476,7 +480,14 @@ class SyntheticSpec:
             raise ConfigError(f"{self.name}: burst gaps alone exceed the mean gap 1/iops")
 
     def _check_edges(self) -> None:
-        """``phase_edges``: from 0 to 1, non-decreasing, one more than every per-slice field."""
+        """``phase_edges``: from 0 to 1, non-decreasing, one more than every per-slice field;
+        the repeats' factors: both types' or neither, with ``repeat_write_share``."""
+        repeats = (self.phase_repeat_read_factors, self.phase_repeat_write_factors)
+        if any(repeats) and (not all(repeats) or self.repeat_write_share is None):
+            raise ConfigError(
+                f"{self.name}: phase_repeat_read_factors and phase_repeat_write_factors go "
+                "together, with repeat_write_share"
+            )
         e = self.phase_edges
         if not e:
             return
@@ -1352,9 +1363,12 @@ def _phase_writes(spec: SyntheticSpec, rng: np.random.Generator, n: int, writes:
     """Write mask of n drawn requests with ``writes`` writes, spread over the time slices
     as ``spec.phase_read_fractions`` say (largest remainders; exact in total)."""
     k = len(spec.phase_read_fractions)
-    # equal slices of the read share round down where the others round up (i * k // n): a
-    # spec's draws stay as they were
-    starts = slice_starts(n, k, spec.phase_edges) if spec.phase_edges else np.arange(k + 1) * n // k
+    # without edges the read share's slices start at i * n // k, rounded down where the
+    # others round up: the pinned preset draws were made so
+    if spec.phase_edges:
+        starts = slice_starts(n, k, spec.phase_edges)
+    else:
+        starts = np.arange(k + 1) * n // k
     length = np.diff(starts)
     count = _apportion(writes, (1.0 - np.asarray(spec.phase_read_fractions)) * length, length)
     return np.concatenate(
@@ -1364,8 +1378,8 @@ def _phase_writes(spec: SyntheticSpec, rng: np.random.Generator, n: int, writes:
 
 def _apportion(total: int, weights: np.ndarray, room: np.ndarray) -> np.ndarray:
     """``total`` split over slices in proportion to ``weights`` (where they are all 0, to
-    ``room``), by largest remainders, a slice getting at most its ``room`` (at least
-    ``total`` in all)."""
+    ``room``), by largest remainders, a slice getting at most its ``room``: exactly
+    ``total`` in all (the room must hold it)."""
     want = weights * total / weights.sum() if weights.sum() > 0 else room * total / room.sum()
     count = np.minimum(np.floor(want).astype(np.int64), room)
     for j in np.argsort(-(want - count), kind="stable"):  # the remainder, one each
@@ -1442,7 +1456,7 @@ def _located_requests(
     """(is_write, sizes, offsets) with temporal locality: ``n - k`` requests drawn by
     :func:`_located_offsets`, then k = round(repeat_fraction * n) exact repeats, each
     right after a request picked uniformly (with replacement), in each time slice as many
-    as ``phase_repeat_factors`` say."""
+    as ``phase_repeat_read_factors`` / ``phase_repeat_write_factors`` say."""
     k = round(spec.repeat_fraction * n)
     base = n - k
     if spec.repeat_write_share is None:
@@ -1458,7 +1472,7 @@ def _located_requests(
         sizes, offsets = _located_offsets(spec, rng, is_write)
         if k == 0 or base == 0:
             return is_write, sizes, offsets
-    if spec.phase_repeat_factors:
+    if spec.phase_repeat_read_factors:
         originals = _sliced_originals(spec, rng, is_write, sizes, k, k_w)
     elif k_w is None:
         originals = rng.integers(0, base, k)
@@ -1481,29 +1495,32 @@ def _sliced_originals(
     is_write: np.ndarray,
     sizes: np.ndarray,
     k: int,
-    k_w: int | None,
+    k_w: int,
 ) -> np.ndarray:
-    """The originals of k repeats (k_w of them writes; None: any type), as
-    :func:`_repeat_originals` picks them (uniformly where k_w is None), but in each time
-    slice of the drawn requests as many as its length times its ``phase_repeat_factors``
-    (largest remainders), the writes among them in proportion."""
-    factors = np.asarray(spec.phase_repeat_factors, dtype=np.float64)
-    starts = slice_starts(len(sizes), len(factors), spec.phase_edges)
-    length = np.diff(starts)
-    per_slice = _apportion(k, factors * length, np.full(len(factors), k))
-    writes = None if k_w is None else _apportion(k_w, per_slice.astype(np.float64), per_slice)
+    """The originals of k repeats, k_w of them writes, as :func:`_repeat_originals` picks
+    them, but in each time slice of the drawn requests as many of each type as its length
+    times its ``phase_repeat_read_factors`` (``phase_repeat_write_factors``) say (largest
+    remainders). A slice without requests of a type gets none of that type's repeats
+    unless no slice has any (then, as :func:`_repeat_originals` does, any request)."""
+    k_slices = len(spec.phase_repeat_read_factors)
+    starts = slice_starts(len(sizes), k_slices, spec.phase_edges)
+    length = np.diff(starts).astype(np.float64)
+    counts = []
+    for total, factors, typed in (
+        (k - k_w, spec.phase_repeat_read_factors, ~is_write),
+        (k_w, spec.phase_repeat_write_factors, is_write),
+    ):
+        has = np.diff(np.r_[0, np.cumsum(typed)][starts]) > 0
+        room = np.where(has, total, 0) if has.any() else np.where(length > 0, total, 0)
+        counts.append(_apportion(total, np.asarray(factors) * length * (room > 0), room))
     out = []
-    for j in np.flatnonzero(per_slice):
+    for j in np.flatnonzero(counts[0] + counts[1]):
         lo, hi = starts[j], starts[j + 1]
-        if hi <= lo:  # an empty slice (factors and lengths are checked): the nearest request
-            out.append(np.full(per_slice[j], min(lo, len(sizes) - 1)))
-        elif writes is None:
-            out.append(rng.integers(lo, hi, per_slice[j]))
-        else:
-            picked = _repeat_originals(
-                spec, rng, is_write[lo:hi], sizes[lo:hi], int(per_slice[j]), int(writes[j])
-            )
-            out.append(lo + picked)
+        picked = _repeat_originals(
+            spec, rng, is_write[lo:hi], sizes[lo:hi], int(counts[0][j] + counts[1][j]),
+            int(counts[1][j]),
+        )  # fmt: skip
+        out.append(lo + picked)
     return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
 

@@ -160,6 +160,8 @@ def test_equal_slice_starts_are_the_floor_rule():
     for n, k in ((1000, 20), (1003, 20), (7, 3), (20, 20), (19, 20)):
         got = time_slice(np.arange(n), slice_starts(n, k))
         assert got.tolist() == (np.arange(n) * k // n).tolist()
+    with pytest.raises(ConfigError, match="phase_edges: 3 edges for 20"):
+        slice_starts(100, 20, [0.0, 0.5, 1.0])
 
 
 def test_growth_edges_give_a_burst_slices_of_its_own():
@@ -201,3 +203,23 @@ def test_time_slices_count_requests_that_are_not_repeats():
     assert shares == pytest.approx(np.full(PHASE_SLICES, 1 / PHASE_SLICES))
     _, equal, _ = _time_slices(new_pages, repeat, [])
     assert equal.tolist() == (np.arange(n) * PHASE_SLICES // n).tolist()
+
+
+def test_profile_cuts_its_slices_on_the_growth_of_the_requests_that_are_not_repeats():
+    """Without edges given, the profile's edges are :func:`growth_edges` of the new pages of
+    the requests that are not immediate repeats (a burst of large requests, and repeats
+    that cluster early, must not move them), and its slices' footprint shares add to 1."""
+    from skftl.traces.locality import growth_edges, profile
+
+    rng = np.random.default_rng(5)
+    n = 3000
+    size = np.where((np.arange(n) >= 1500) & (np.arange(n) < 1530), 40, 1)  # pages
+    start = np.r_[0, np.cumsum(size)[:-1]]  # every request on fresh pages
+    again = np.arange(n) < 600  # the first 600 are each repeated once
+    pages = np.repeat(start, np.where(again, 2, 1))
+    sizes = np.repeat(size * P, np.where(again, 2, 1))
+    writes = np.repeat(rng.random(n) < 0.3, np.where(again, 2, 1))
+    got = profile(trace(pages.tolist(), writes.tolist(), sizes.tolist()))
+    assert got["phase_edges"] == pytest.approx(growth_edges(size))
+    assert sum(got["phase_footprint_shares"]) == pytest.approx(1.0)
+    assert got["phase_repeat_read_ratios"][0] > 1 and got["phase_repeat_read_ratios"][-1] == 0

@@ -197,7 +197,7 @@ def test_new_address_weights_move_new_pages_in_time():
 
 
 def test_new_address_weights_on_uneven_slices():
-    """The weights act on the slices at ``phase_edges``: a weight 1.6 on a slice of 1.1 %
+    """The weights act on the slices at ``phase_edges``: a weight 1.6 on a slice of 2.2 %
     of the trace (and 0.9 elsewhere) gives that slice its share of the new pages."""
     weights = tuple(1.6 if i == 10 else 0.9 for i in range(len(UNEVEN) - 1))
     spec = base(
@@ -297,7 +297,8 @@ def test_locality_draws_are_deterministic():
         ({"phase_edges": (0.0, 0.5)}, "phase_edges"),
         ({"phase_edges": (0.0, 0.6, 0.4, 1.0)}, "phase_edges"),
         ({"phase_edges": (0.0, 0.5, 1.0), "phase_seq_read_factors": (1.0,) * 3}, "phase_seq_read"),
-        ({"phase_repeat_factors": (1.0, -1.0)}, "phase_repeat_factors"),
+        ({"phase_repeat_read_factors": (1.0, -1.0)}, "phase_repeat_read_factors"),
+        ({"phase_repeat_write_factors": (1.0, 1.0)}, "phase_repeat_read_factors and"),
     ],
 )
 def test_bad_locality_values_name_preset_and_field(kw, field):
@@ -560,7 +561,7 @@ def test_phases_set_are_measured(edges):
         phase_read_size_factors=factors,
         phase_write_size_factors=factors,
     )
-    n = 2 * N
+    n = 6 * N if edges else 2 * N  # uneven slices as short as 1.1 %: more requests
     got = profile(generate(spec, n, seed=18), phase_edges=edges)
     assert got["phase_edges"] == list(edges)
     assert got["read_fraction"] == pytest.approx(read_fraction, abs=1 / n)
@@ -738,27 +739,45 @@ def test_reuse_sizes_by_the_type_reused_set_are_measured():
     assert plain["mean_copy_read_of_write_size_kb"] == pytest.approx(4.0, rel=0.02)
 
 
-def test_repeats_per_slice_set_are_measured():
-    """The repeats moved between uneven time slices by the factors set are the ones
-    measured per slice (each in its original's slice, the slices counting the requests that
-    are not repeats), and the trace's repeat share stays exact."""
+@pytest.mark.parametrize("split", [False, True], ids=["mixed", "reads-then-writes"])
+def test_repeats_per_slice_and_type_set_are_measured(split):
+    """The repeats of each type moved between uneven time slices by the factors set are the
+    ones measured per slice (each in its original's slice, the slices counting the requests
+    that are not repeats), a slice without requests of a type gets none of its repeats, and
+    the trace's repeat share, repeat write share and read share stay exact."""
     k = len(UNEVEN) - 1
-    factors = tuple(3.0 if i in (2, 3, 11) else 0.5 for i in range(k))
-    sizes = SizeDist.discrete({4096: 0.5, 65536: 0.5})
+    width = np.diff(UNEVEN)
+    read_factors = tuple(3.0 if i in (2, 3, 11) else 0.5 for i in range(k))
+    write_factors = tuple(0.2 if i < k // 2 else 2.0 for i in range(k))
+    reads = tuple(1.0 if i < k // 2 else 0.0 for i in range(k)) if split else ()
+    # the drawn requests (80 %) carry the phases, the repeats 20 %, 40 % of them writes
+    drawn_writes = float(np.dot(1 - np.asarray(reads), width)) if split else 0.5
+    read_fraction = 1 - (0.8 * drawn_writes + 0.2 * 0.4)
+    sizes = SizeDist.discrete({8: 0.5, 128: 0.5})
     spec = base(
         read_sizes=sizes,
         write_sizes=sizes,
+        read_fraction=read_fraction,
+        phase_read_fractions=reads,
         repeat_fraction=0.2,
         repeat_write_share=0.4,
-        repeat_read_sizes=SizeDist.discrete({4096: 1.0}),
-        repeat_write_sizes=SizeDist.discrete({4096: 1.0}),
+        repeat_read_sizes=SizeDist.discrete({8: 1.0}),
+        repeat_write_sizes=SizeDist.discrete({8: 1.0}),
         phase_edges=UNEVEN,
-        phase_repeat_factors=factors,
+        phase_repeat_read_factors=read_factors,
+        phase_repeat_write_factors=write_factors,
     )
-    got = profile(generate(spec, 2 * N, seed=7), phase_edges=UNEVEN)
-    assert got["repeat_share"] == pytest.approx(0.2, abs=0.002)
-    assert got["repeat_write_share"] == pytest.approx(0.4, abs=0.01)
-    ratios = np.asarray(got["phase_repeat_ratios"])
-    length = np.diff(UNEVEN)
-    mean = np.dot(factors, length)  # the factors' mean over the drawn requests
-    assert ratios == pytest.approx(np.asarray(factors) / mean, rel=0.1)
+    n = 2 * N
+    got = profile(generate(spec, n, seed=7), phase_edges=UNEVEN)
+    assert got["repeat_share"] == pytest.approx(0.2, abs=1 / n)
+    assert got["repeat_write_share"] == pytest.approx(0.4, abs=1 / n)
+    assert got["read_fraction"] == pytest.approx(read_fraction, abs=1 / n)
+    repeats = round(0.2 * n)
+    for kind, factors, has, total in (
+        ("read", read_factors, np.asarray(reads) > 0 if split else True, repeats * 0.6),
+        ("write", write_factors, np.asarray(reads) < 1 if split else True, repeats * 0.4),
+    ):
+        made = np.asarray(factors) * has  # the slices with requests of the type take them
+        want = made * width / np.dot(made, width) * total  # repeats per slice
+        count = np.asarray(got[f"phase_repeat_{kind}_ratios"]) * width * total
+        assert np.abs(count - want).max() <= 1.01, (kind, count - want)  # rounding: one each
