@@ -1380,6 +1380,8 @@ def _apportion(total: int, weights: np.ndarray, room: np.ndarray) -> np.ndarray:
     """``total`` split over slices in proportion to ``weights`` (where they are all 0, to
     ``room``), by largest remainders, a slice getting at most its ``room``: exactly
     ``total`` in all (the room must hold it)."""
+    if total <= 0:
+        return np.zeros(len(room), dtype=np.int64)
     want = weights * total / weights.sum() if weights.sum() > 0 else room * total / room.sum()
     count = np.minimum(np.floor(want).astype(np.int64), room)
     for j in np.argsort(-(want - count), kind="stable"):  # the remainder, one each

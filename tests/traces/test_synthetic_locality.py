@@ -739,8 +739,24 @@ def test_reuse_sizes_by_the_type_reused_set_are_measured():
     assert plain["mean_copy_read_of_write_size_kb"] == pytest.approx(4.0, rel=0.02)
 
 
-@pytest.mark.parametrize("split", [False, True], ids=["mixed", "reads-then-writes"])
-def test_repeats_per_slice_and_type_set_are_measured(split):
+def test_apportion_by_hand():
+    """Largest remainders, each slice at most its room, exactly the total; nothing to split
+    gives nothing (a trace whose repeats are all reads has no write repeats to place)."""
+    from skftl.traces.synthetic import _apportion
+
+    room = np.array([10, 10, 0, 10])
+    assert _apportion(7, np.array([1.0, 2.0, 0.0, 1.0]), room).tolist() == [2, 3, 0, 2]
+    assert _apportion(7, np.array([0.0, 0.0, 0.0, 0.0]), room).tolist() == [3, 2, 0, 2]
+    assert _apportion(25, np.array([1.0, 0.0, 0.0, 0.0]), room).tolist() == [10, 10, 0, 5]
+    assert _apportion(0, np.zeros(4), np.zeros(4, dtype=np.int64)).tolist() == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("split", "write_share"),
+    [(False, 0.4), (True, 0.4), (False, 0.0)],
+    ids=["mixed", "reads-then-writes", "read-repeats-only"],
+)
+def test_repeats_per_slice_and_type_set_are_measured(split, write_share):
     """The repeats of each type moved between uneven time slices by the factors set are the
     ones measured per slice (each in its original's slice, the slices counting the requests
     that are not repeats), a slice without requests of a type gets none of its repeats, and
@@ -750,9 +766,9 @@ def test_repeats_per_slice_and_type_set_are_measured(split):
     read_factors = tuple(3.0 if i in (2, 3, 11) else 0.5 for i in range(k))
     write_factors = tuple(0.2 if i < k // 2 else 2.0 for i in range(k))
     reads = tuple(1.0 if i < k // 2 else 0.0 for i in range(k)) if split else ()
-    # the drawn requests (80 %) carry the phases, the repeats 20 %, 40 % of them writes
+    # the drawn requests (80 %) carry the phases, the repeats 20 % (write_share of them writes)
     drawn_writes = float(np.dot(1 - np.asarray(reads), width)) if split else 0.5
-    read_fraction = 1 - (0.8 * drawn_writes + 0.2 * 0.4)
+    read_fraction = 1 - (0.8 * drawn_writes + 0.2 * write_share)
     sizes = SizeDist.discrete({8: 0.5, 128: 0.5})
     spec = base(
         read_sizes=sizes,
@@ -760,7 +776,7 @@ def test_repeats_per_slice_and_type_set_are_measured(split):
         read_fraction=read_fraction,
         phase_read_fractions=reads,
         repeat_fraction=0.2,
-        repeat_write_share=0.4,
+        repeat_write_share=write_share,
         repeat_read_sizes=SizeDist.discrete({8: 1.0}),
         repeat_write_sizes=SizeDist.discrete({8: 1.0}),
         phase_edges=UNEVEN,
@@ -770,12 +786,17 @@ def test_repeats_per_slice_and_type_set_are_measured(split):
     n = 2 * N
     got = profile(generate(spec, n, seed=7), phase_edges=UNEVEN)
     assert got["repeat_share"] == pytest.approx(0.2, abs=1 / n)
-    assert got["repeat_write_share"] == pytest.approx(0.4, abs=1 / n)
+    assert got["repeat_write_share"] == pytest.approx(write_share, abs=1 / n)
     assert got["read_fraction"] == pytest.approx(read_fraction, abs=1 / n)
     repeats = round(0.2 * n)
     for kind, factors, has, total in (
-        ("read", read_factors, np.asarray(reads) > 0 if split else True, repeats * 0.6),
-        ("write", write_factors, np.asarray(reads) < 1 if split else True, repeats * 0.4),
+        (
+            "read",
+            read_factors,
+            np.asarray(reads) > 0 if split else True,
+            repeats * (1 - write_share),
+        ),
+        ("write", write_factors, np.asarray(reads) < 1 if split else True, repeats * write_share),
     ):
         made = np.asarray(factors) * has  # the slices with requests of the type take them
         want = made * width / np.dot(made, width) * total  # repeats per slice
