@@ -1474,12 +1474,10 @@ def _located_requests(
         sizes, offsets = _located_offsets(spec, rng, is_write)
         if k == 0 or base == 0:
             return is_write, sizes, offsets
-    if spec.phase_repeat_read_factors:
-        originals = _sliced_originals(spec, rng, is_write, sizes, k, k_w)
-    elif k_w is None:
+    if k_w is None:
         originals = rng.integers(0, base, k)
     else:
-        originals = _repeat_originals(spec, rng, is_write, sizes, k, k_w)
+        originals = _sliced_originals(spec, rng, is_write, sizes, k, k_w)
     copies = 1 + np.bincount(originals, minlength=base)
     return tuple(np.repeat(a, copies) for a in (is_write, sizes, offsets))
 
@@ -1502,15 +1500,16 @@ def _sliced_originals(
     """The originals of k repeats, k_w of them writes, as :func:`_repeat_originals` picks
     them, but in each time slice of the drawn requests as many of each type as its length
     times its ``phase_repeat_read_factors`` (``phase_repeat_write_factors``) say (largest
-    remainders). A slice without requests of a type gets none of that type's repeats
-    unless no slice has any (then, as :func:`_repeat_originals` does, any request)."""
-    k_slices = len(spec.phase_repeat_read_factors)
-    starts = slice_starts(len(sizes), k_slices, spec.phase_edges)
+    remainders; without them the trace is one slice). A slice without requests of a type
+    gets none of that type's repeats unless no slice has any (then, as
+    :func:`_repeat_originals` does, any request)."""
+    read_factors = spec.phase_repeat_read_factors or (1.0,)
+    starts = slice_starts(len(sizes), len(read_factors), spec.phase_edges)
     length = np.diff(starts).astype(np.float64)
     counts = []
     for total, factors, typed in (
-        (k - k_w, spec.phase_repeat_read_factors, ~is_write),
-        (k_w, spec.phase_repeat_write_factors, is_write),
+        (k - k_w, read_factors, ~is_write),
+        (k_w, spec.phase_repeat_write_factors or (1.0,), is_write),
     ):
         has = np.diff(np.r_[0, np.cumsum(typed)][starts]) > 0
         room = np.where(has, total, 0) if has.any() else np.where(length > 0, total, 0)
