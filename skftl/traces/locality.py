@@ -344,11 +344,7 @@ def _phases(requests: Requests, k: np.ndarray) -> dict[str, list[float]]:
     out = {"phase_read_fractions": np.where(count > 0, reads / np.maximum(count, 1),
                                             float(np.mean(~w))).tolist()}  # fmt: skip
     for kind, mine in (("read", ~w), ("write", w)):
-        m = np.bincount(k[mine], minlength=PHASE_SLICES)
-        size = np.bincount(k[mine], weights=requests.size_bytes[mine], minlength=PHASE_SLICES)
-        mean = requests.size_bytes[mine].mean() if mine.any() else 1.0
-        ratio = np.where(m > 0, size / np.maximum(m, 1) / mean, 1.0)
-        out[f"phase_{kind}_size_ratios"] = ratio.tolist()
+        out[f"phase_{kind}_size_ratios"] = _slice_ratios(k, mine, requests.size_bytes)
     return out
 
 
