@@ -450,6 +450,12 @@ class SyntheticSpec:
             x = getattr(self, name)
             if x is not None and not 0.0 <= x <= 1.0:
                 raise ConfigError(f"{self.name}: {name} must be in [0, 1], got {x}")
+        repeats = (self.phase_repeat_read_factors, self.phase_repeat_write_factors)
+        if any(repeats) and (not all(repeats) or self.repeat_write_share is None):
+            raise ConfigError(
+                f"{self.name}: phase_repeat_read_factors and phase_repeat_write_factors go "
+                "together, with repeat_write_share"
+            )
         self._check_edges()
         w = self.new_address_weights
         if w and (min(w) < 0 or not np.isfinite(w).all() or sum(w) <= 0):
@@ -480,14 +486,7 @@ class SyntheticSpec:
             raise ConfigError(f"{self.name}: burst gaps alone exceed the mean gap 1/iops")
 
     def _check_edges(self) -> None:
-        """``phase_edges``: from 0 to 1, non-decreasing, one more than every per-slice field;
-        the repeats' factors: both types' or neither, with ``repeat_write_share``."""
-        repeats = (self.phase_repeat_read_factors, self.phase_repeat_write_factors)
-        if any(repeats) and (not all(repeats) or self.repeat_write_share is None):
-            raise ConfigError(
-                f"{self.name}: phase_repeat_read_factors and phase_repeat_write_factors go "
-                "together, with repeat_write_share"
-            )
+        """``phase_edges``: from 0 to 1, non-decreasing, one more than every per-slice field."""
         e = self.phase_edges
         if not e:
             return
